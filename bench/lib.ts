@@ -1,0 +1,100 @@
+import autocannon from 'autocannon';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+export async function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => done(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round((kb / 1024) * 10) / 10;
+}
+
+export async function waitForStatus(
+  url: string,
+  status: number,
+  timeoutMs = 20_000
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).status === status) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error(`${url} did not answer ${status} within ${timeoutMs} ms`);
+}
+
+/** A bare node:http server in its own process answering `body` as JSON on every request. */
+export async function startBare(body: string): Promise<{ url: string; proc: ChildProcess }> {
+  const port = await freePort();
+  const code = `require('node:http').createServer((q,s)=>{const b=${JSON.stringify(body)};s.writeHead(200,{'content-type':'application/json','content-length':Buffer.byteLength(b)});s.end(b)}).listen(${port},'127.0.0.1')`;
+  const proc = spawn(process.execPath, ['-e', code], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForStatus(`${url}/`, 200);
+  return { url, proc };
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p99Ms: number;
+  errors: number;
+  non2xx: number;
+}
+
+const hasWrk = (() => {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch (err) {
+    // wrk prints its version and exits 1; only a missing binary throws ENOENT.
+    return (err as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
+})();
+
+/** The load generator: wrk (C, one thread, light on the shared cores) or autocannon. */
+export const loadTool = hasWrk ? 'wrk -t1' : 'autocannon';
+
+export async function load(
+  url: string,
+  options: { connections?: number; duration?: number } = {}
+): Promise<LoadResult> {
+  const connections = options.connections ?? 32;
+  const duration = options.duration ?? 8;
+  if (hasWrk) return wrk(url, connections, duration);
+  const result = await autocannon({ url, connections, duration, pipelining: 1 });
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p99Ms: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx
+  };
+}
+
+function wrk(url: string, connections: number, duration: number): LoadResult {
+  const out = execFileSync('wrk', ['-t1', `-c${connections}`, `-d${duration}s`, '--latency', url], {
+    encoding: 'utf8'
+  });
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
+  const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(out);
+  const scale = { us: 0.001, ms: 1, s: 1000 }[(p99?.[2] ?? 'ms') as 'us' | 'ms' | 's'];
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  const errors = /Socket errors:.*?(\d+).*?(\d+).*?(\d+).*?(\d+)/.exec(out);
+  return {
+    requestsPerSecond: Math.round(rps),
+    p99Ms: Math.round(Number(p99?.[1] ?? 0) * scale * 100) / 100,
+    errors: errors ? errors.slice(1).reduce((a, b) => a + Number(b), 0) : 0,
+    non2xx
+  };
+}

@@ -1,0 +1,56 @@
+import { defineConfig } from '@playwright/test';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const port = Number(process.env.BERTH_E2E_PORT ?? 18799);
+export const baseURL = `http://127.0.0.1:${port}`;
+
+// Debian's Chromium; Playwright never downloads a browser here. One built Berth on a fresh
+// data dir serves every flow: the set-up flow runs first (no user exists yet), then the rest.
+export default defineConfig({
+  testDir: 'tests/e2e',
+  testMatch: '**/*.e2e.ts',
+  forbidOnly: true,
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  reporter: [['list']],
+  outputDir: 'test-results',
+  use: {
+    baseURL,
+    trace: 'off',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run'
+      ]
+    }
+  },
+  projects: [
+    { name: 'setup', testMatch: 'first-admin.e2e.ts' },
+    { name: 'flows', testIgnore: 'first-admin.e2e.ts', dependencies: ['setup'] }
+  ],
+  webServer: {
+    command: 'node server.ts',
+    url: `${baseURL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 30_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      BERTH_DATA_DIR: mkdtempSync(join(tmpdir(), 'berth-e2e-')),
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production'
+    }
+  }
+});

@@ -1,0 +1,91 @@
+import { building } from '$app/environment';
+import {
+  error,
+  isHttpError,
+  redirect,
+  type Handle,
+  type HandleServerError,
+  type ServerInit
+} from '@sveltejs/kit';
+import { sequence } from '@sveltejs/kit/hooks';
+import { roleAtLeast } from '$lib/contracts/roles';
+import { startApp } from '$lib/server/start';
+import { findApp, getApp } from '$lib/server/runtime';
+import { accessFor } from '$lib/server/console/route-access';
+import { clearSessionCookie, setSessionCookie } from '$lib/server/console/session-cookie';
+import { SESSION_COOKIE } from '$lib/server/gateway/auth/cookie';
+
+export const init: ServerInit = async () => {
+  if (!building) await startApp();
+};
+
+const context: Handle = ({ event, resolve }) => {
+  event.locals.requestId = crypto.randomUUID();
+  event.locals.clientIp = safeClientAddress(event);
+  event.locals.user = null;
+  event.locals.session = null;
+  return resolve(event);
+};
+
+const authenticate: Handle = ({ event, resolve }) => {
+  const token = event.cookies.get(SESSION_COOKIE);
+  if (!token) return resolve(event);
+  const secure = event.url.protocol === 'https:';
+  const valid = getApp().sessions.validate(token);
+  if (!valid) {
+    clearSessionCookie(event.cookies, secure);
+    return resolve(event);
+  }
+  if (valid.renewed) setSessionCookie(event.cookies, token, valid.expiresAt, secure);
+  event.locals.user = valid.user;
+  event.locals.session = { id: valid.sessionId, expiresAt: valid.expiresAt };
+  return resolve(event);
+};
+
+const guard: Handle = ({ event, resolve }) => {
+  const access = accessFor(event.route.id);
+  if (access.kind === 'public') return resolve(event);
+  const { user } = event.locals;
+  if (!user) {
+    if (event.request.method === 'GET' || event.request.method === 'HEAD')
+      redirect(303, `/login?next=${encodeURIComponent(event.url.pathname + event.url.search)}`);
+    error(401, 'Sign in first');
+  }
+  if (!roleAtLeast(user.role, access.role)) error(403, `This page needs the ${access.role} role`);
+  return resolve(event);
+};
+
+/** Cookie-authenticated JSON calls (tRPC) must come from our own pages. */
+const sameOrigin: Handle = ({ event, resolve }) => {
+  const unsafe = !['GET', 'HEAD', 'OPTIONS'].includes(event.request.method);
+  if (unsafe && event.url.pathname.startsWith('/api/trpc')) {
+    const origin = event.request.headers.get('origin');
+    if (origin !== event.url.origin) error(403, 'Cross-site request refused');
+  }
+  return resolve(event);
+};
+
+const theme: Handle = ({ event, resolve }) => {
+  const chosen = event.cookies.get('berth_theme');
+  const value = chosen === 'dark' || chosen === 'light' ? chosen : 'system';
+  return resolve(event, { transformPageChunk: ({ html }) => html.replace('%berth.theme%', value) });
+};
+
+export const handle = sequence(context, authenticate, sameOrigin, guard, theme);
+
+export const handleError: HandleServerError = ({ error: err, event, status, message }) => {
+  if (status >= 500 && !isHttpError(err))
+    findApp()?.logger.error(
+      { err, requestId: event.locals.requestId, path: event.url.pathname },
+      'unhandled error'
+    );
+  return { message: status >= 500 ? 'Internal error' : message, requestId: event.locals.requestId };
+};
+
+function safeClientAddress(event: Parameters<Handle>[0]['event']): string {
+  try {
+    return event.getClientAddress();
+  } catch {
+    return 'unknown';
+  }
+}

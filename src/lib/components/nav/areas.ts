@@ -1,0 +1,126 @@
+import type { Role } from '$lib/contracts/roles';
+
+export interface Area {
+  slug: string;
+  label: string;
+  group: 'Assistant' | 'Integrations' | 'Engine' | 'Insight' | 'Admin';
+  /** One sentence on what will live there, shown until the area is built. */
+  planned?: string;
+  minRole: Role;
+}
+
+/** The console's navigation, in order; built areas have no `planned` sentence. */
+export const AREAS: Area[] = [
+  {
+    slug: 'agents',
+    label: 'Agents',
+    group: 'Assistant',
+    minRole: 'viewer',
+    planned:
+      'Agents, their providers, models, skills and heartbeats will be listed and managed here.'
+  },
+  {
+    slug: 'chat',
+    label: 'Chat',
+    group: 'Assistant',
+    minRole: 'viewer',
+    planned: 'Chat with an agent and watch each turn stream in live.'
+  },
+  {
+    slug: 'sessions',
+    label: 'Sessions',
+    group: 'Assistant',
+    minRole: 'viewer',
+    planned: 'Browse conversations by key, read their messages and compact or delete them.'
+  },
+  {
+    slug: 'skills',
+    label: 'Skills',
+    group: 'Assistant',
+    minRole: 'viewer',
+    planned: 'Skills with their parameter schemas, a trigger form and the record of every run.'
+  },
+  {
+    slug: 'activity',
+    label: 'Activity',
+    group: 'Assistant',
+    minRole: 'viewer',
+    planned: 'A live feed of system events and turns, from queued to done.'
+  },
+  {
+    slug: 'webhooks',
+    label: 'Webhooks',
+    group: 'Integrations',
+    minRole: 'operator',
+    planned: 'Webhook mappings, the set-up wizard and test deliveries.'
+  },
+  {
+    slug: 'tokens',
+    label: 'Tokens',
+    group: 'Integrations',
+    minRole: 'admin',
+    planned: 'RPC tokens with a permission picker: create, show once, rotate, revoke.'
+  },
+  {
+    slug: 'containers',
+    label: 'Containers',
+    group: 'Engine',
+    minRole: 'viewer',
+    planned: 'Containers on the engine with live logs, stats, start, stop and remove.'
+  },
+  {
+    slug: 'images',
+    label: 'Images',
+    group: 'Engine',
+    minRole: 'viewer',
+    planned: 'Local images, their layers and tags, and pruning.'
+  },
+  {
+    slug: 'networks',
+    label: 'Networks',
+    group: 'Engine',
+    minRole: 'viewer',
+    planned: 'Engine networks and the containers attached to them.'
+  },
+  {
+    slug: 'volumes',
+    label: 'Volumes',
+    group: 'Engine',
+    minRole: 'viewer',
+    planned: 'Volumes, their size and users, and pruning.'
+  },
+  {
+    slug: 'build-files',
+    label: 'Build files',
+    group: 'Engine',
+    minRole: 'operator',
+    planned: 'Edit build files with live diagnostics, build them and follow the output.'
+  },
+  {
+    slug: 'engine-events',
+    label: 'Engine events',
+    group: 'Engine',
+    minRole: 'viewer',
+    planned: 'The engine’s event stream, live and filterable.'
+  },
+  {
+    slug: 'usage',
+    label: 'Usage',
+    group: 'Insight',
+    minRole: 'viewer',
+    planned: 'Messages, turns and tokens by agent and by day.'
+  },
+  { slug: 'audit', label: 'Audit', group: 'Insight', minRole: 'admin' },
+  {
+    slug: 'settings',
+    label: 'Settings',
+    group: 'Admin',
+    minRole: 'admin',
+    planned: 'API keys, engines and providers.'
+  },
+  { slug: 'users', label: 'Users', group: 'Admin', minRole: 'admin' }
+];
+
+export const PLANNED_AREAS = AREAS.filter((a): a is Area & { planned: string } =>
+  Boolean(a.planned)
+);

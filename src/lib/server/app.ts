@@ -1,0 +1,231 @@
+/**
+ * Composition root: reads configuration, opens the database, builds the services from their
+ * repositories, and exposes what the server entry attaches (fast routes, realtime, shutdown).
+ */
+import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { resolve } from 'node:path';
+import type { Readiness } from '$lib/contracts/health';
+import { loadConfig } from './config/config.loader';
+import { ConfigStore } from './config/config.store';
+import { assertSafeBind } from './config/bind-safety';
+import { openDatabase, type OpenedDatabase } from './db/client';
+import { AuditRepository } from './db/repositories/audit.repository';
+import { LoginSessionRepository } from './db/repositories/login-session.repository';
+import { UserRepository } from './db/repositories/user.repository';
+import { AuditService, SYSTEM_ACTOR } from './domain/audit/audit.service';
+import { DomainBus } from './domain/bus';
+import { LoginSessionService } from './domain/users/login-session.service';
+import { ACCOUNT_THROTTLE, ADDRESS_THROTTLE, LoginThrottle } from './domain/users/login-throttle';
+import { UserService } from './domain/users/user.service';
+import { EngineClient, parseDockerHost } from './engine/engine.client';
+import { readCookie, SESSION_COOKIE } from './gateway/auth/cookie';
+import { RpcError, RPC_ERRORS } from './gateway/rpc/jsonrpc';
+import { RpcWebSocket } from './gateway/rpc/rpc.ws';
+import { FastRouter } from './http/fast-router';
+import { createFront } from './http/front';
+import { createHostGuard, createOriginGuard } from './http/host-guard';
+import { Metrics } from './http/metrics';
+import { probeRoutes } from './http/probes';
+import { createLogger, type Logger } from './logger';
+import { attachRealtime } from './realtime/realtime.server';
+
+export interface AppOptions {
+  env?: Record<string, string | undefined>;
+  migrationsDir?: string;
+}
+
+export interface BerthApp {
+  readonly startedAt: number;
+  readonly config: ConfigStore;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  readonly database: OpenedDatabase;
+  readonly engine: EngineClient;
+  readonly bus: DomainBus;
+  readonly audit: AuditService;
+  readonly users: UserService;
+  readonly sessions: LoginSessionService;
+  readonly origin: string | undefined;
+  readonly bodyLimit: number;
+  readiness(): Promise<Readiness>;
+  /** Answers a request ahead of SvelteKit, or returns false. */
+  front(req: IncomingMessage, res: ServerResponse): boolean;
+  /**
+   * socket.io and /rpc/ws on the given server. With `ownsUpgrades` (production) other
+   * upgrade paths are refused; in dev Vite's HMR socket shares the server and is left alone.
+   */
+  attach(server: HttpServer, options?: { ownsUpgrades: boolean }): void;
+  /** Closes live sockets; call before waiting for HTTP requests to finish. */
+  closeRealtime(): Promise<void>;
+  /** Releases the database and timers; call last. */
+  shutdown(): Promise<void>;
+}
+
+export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
+  const env = options.env ?? process.env;
+  const logger = createLogger(env.LOG_LEVEL);
+  const config = new ConfigStore(loadConfig(env), env);
+  const { host } = config.current.server;
+  const origin = env.ORIGIN || undefined;
+  assertSafeBind(config.current, host, origin);
+
+  const dataDir = resolve(env.BERTH_DATA_DIR ?? 'data');
+  const dbFile = config.current.database.path
+    ? resolve(config.current.database.path)
+    : resolve(dataDir, 'berth.db');
+  const database = openDatabase(dbFile, options.migrationsDir ?? resolve('drizzle'));
+
+  const bus = new DomainBus();
+  const metrics = new Metrics();
+  const audit = new AuditService(new AuditRepository(database.db), bus);
+  const sessions = new LoginSessionService(new LoginSessionRepository(database.db), bus);
+  const throttle = {
+    account: new LoginThrottle(ACCOUNT_THROTTLE),
+    address: new LoginThrottle(ADDRESS_THROTTLE)
+  };
+  const users = new UserService(new UserRepository(database.db), sessions, audit, throttle, bus);
+  const engine = new EngineClient(parseDockerHost(env.DOCKER_HOST));
+
+  await bootstrapAdmin(users, env, logger);
+  sessions.purgeExpired();
+  const purge = setInterval(() => sessions.purgeExpired(), 60 * 60_000).unref();
+
+  const readiness = async (): Promise<Readiness> => {
+    const started = performance.now();
+    let databaseCheck: Readiness['checks']['database'];
+    try {
+      database.sqlite.prepare('select 1').get();
+      databaseCheck = { status: 'ok', latencyMs: Math.round(performance.now() - started) };
+    } catch (err) {
+      databaseCheck = { status: 'error', detail: (err as Error).message };
+    }
+    const engineCheck = await engine.check();
+    const status =
+      databaseCheck.status !== 'ok'
+        ? 'unavailable'
+        : engineCheck.status !== 'ok'
+          ? 'degraded'
+          : 'ok';
+    return { status, checks: { database: databaseCheck, engine: engineCheck } };
+  };
+
+  const router = new FastRouter();
+  for (const route of probeRoutes({
+    readiness,
+    metricsText: () => metrics.text(),
+    metricsContentType: metrics.registry.contentType
+  }))
+    router.add(route);
+
+  const https = origin?.startsWith('https:') ?? false;
+  const acceptsHost = createHostGuard(origin);
+  const acceptsOrigin = createOriginGuard(origin);
+  const bodyLimit = parseBodyLimit(env.BODY_SIZE_LIMIT);
+  const front = createFront({ router, acceptsHost, metrics, logger, bodyLimit, https });
+  const acceptsHandshake = (req: IncomingMessage) =>
+    acceptsHost(req.headers.host) && acceptsOrigin(req.headers.origin, req.headers.host);
+
+  let realtimeClose: (() => Promise<void>) | undefined;
+  let rpcWs: RpcWebSocket | undefined;
+
+  const app: BerthApp = {
+    startedAt: Date.now(),
+    config,
+    logger,
+    metrics,
+    database,
+    engine,
+    bus,
+    audit,
+    users,
+    sessions,
+    origin,
+    bodyLimit,
+    readiness,
+    front,
+    attach(server, { ownsUpgrades } = { ownsUpgrades: true }) {
+      const realtime = attachRealtime(server, {
+        sessions,
+        bus,
+        logger,
+        acceptsHandshake,
+        onCount: (n) => metrics.sockets.set({ transport: 'socket.io' }, n)
+      });
+      realtimeClose = () => realtime.close();
+      const ws = new RpcWebSocket({
+        authenticate: (req) => {
+          if (!acceptsHost(req.headers.host)) return null;
+          if (
+            req.headers.origin !== undefined &&
+            !acceptsOrigin(req.headers.origin, req.headers.host)
+          )
+            return null;
+          const valid = sessions.validate(readCookie(req.headers.cookie, SESSION_COOKIE));
+          return valid ? { userId: valid.user.id, sessionId: valid.sessionId } : null;
+        },
+        // The gateway issue fills the method table; until then every method is unknown.
+        dispatch: (call) =>
+          Promise.reject(
+            new RpcError(RPC_ERRORS.METHOD_NOT_FOUND, `unknown method ${call.method}`)
+          ),
+        maxPayload: bodyLimit,
+        maxConnections: 1000,
+        onCount: (n) => metrics.sockets.set({ transport: 'rpc-ws' }, n)
+      });
+      rpcWs = ws;
+      bus.on('sessions.ended', ({ sessionIds, reason }) => ws.closeSessions(sessionIds, reason));
+      server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+        const path = (req.url ?? '').split('?')[0];
+        if (path === '/rpc/ws') return ws.upgrade(req, socket, head);
+        if (path?.startsWith('/socket.io/') || !ownsUpgrades) return; // their own listeners answer
+        socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      });
+    },
+    async closeRealtime() {
+      rpcWs?.close();
+      await realtimeClose?.();
+    },
+    shutdown() {
+      clearInterval(purge);
+      database.close();
+      return Promise.resolve();
+    }
+  };
+  audit.record(SYSTEM_ACTOR, 'system.start', null, { configFile: config.file });
+  return app;
+}
+
+/** BERTH_ADMIN_EMAIL + BERTH_ADMIN_PASSWORD create the first admin when no user exists yet. */
+async function bootstrapAdmin(
+  users: UserService,
+  env: Record<string, string | undefined>,
+  logger: Logger
+) {
+  const email = env.BERTH_ADMIN_EMAIL?.trim().toLowerCase();
+  const password = env.BERTH_ADMIN_PASSWORD;
+  if (!email || !password || users.hasUsers()) return;
+  const { createUserInput } = await import('$lib/contracts/users');
+  const parsed = createUserInput.safeParse({
+    email,
+    password,
+    name: email.split('@')[0],
+    role: 'admin'
+  });
+  if (!parsed.success) {
+    const why = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`BERTH_ADMIN_EMAIL/BERTH_ADMIN_PASSWORD rejected: ${why}`);
+  }
+  await users.createFirstAdmin(parsed.data, SYSTEM_ACTOR);
+  logger.info({ email }, 'first admin created from the environment');
+}
+
+/** adapter-node's BODY_SIZE_LIMIT syntax: a byte count with an optional K, M or G. */
+export function parseBodyLimit(value: string | undefined): number {
+  const match = /^(\d+)([KMG]?)$/i.exec(value ?? '1M');
+  if (!match) return 1024 * 1024;
+  const scale = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[
+    match[2]!.toUpperCase() as '' | 'K' | 'M' | 'G'
+  ];
+  return Number(match[1]) * scale;
+}

@@ -1,0 +1,106 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, diffConfig, loadConfig, parseConfig } from './config.loader';
+import { ConfigStore } from './config.store';
+
+describe('configuration', () => {
+  it('has the product defaults when no file exists', () => {
+    const config = parseConfig({}, {});
+    expect(config.server).toEqual({ host: '127.0.0.1', port: 18789 });
+    expect(config.webhooks).toMatchObject({
+      enabled: false,
+      path: '/hooks',
+      rateLimit: { maxRequests: 100, windowMs: 60000 }
+    });
+    expect(config.gateway.rpc).toEqual({ enabled: true, auth: { type: 'bearer', tokens: [] } });
+    expect(config.agents.map((a) => a.name)).toEqual(['main']);
+  });
+
+  it('reads the spec keys verbatim and expands ${NAME} from the environment', () => {
+    const config = parseConfig(
+      {
+        gateway: {
+          rpc: {
+            auth: {
+              type: 'bearer',
+              tokens: [{ name: 'ops', token: '${RPC_OPS}', permissions: ['*'] }]
+            }
+          }
+        },
+        webhooks: {
+          enabled: true,
+          token: 'prefix-${HOOK}',
+          mappings: {
+            push: { match: { 'headers.x-github-event': 'push' }, message: 'hi {body.a}' }
+          }
+        }
+      },
+      { RPC_OPS: 'a'.repeat(20), HOOK: 'b'.repeat(20) }
+    );
+    expect(config.gateway.rpc.auth.tokens[0]?.token).toBe('a'.repeat(20));
+    expect(config.webhooks.token).toBe(`prefix-${'b'.repeat(20)}`);
+    expect(config.webhooks.mappings.push?.delivery).toBe('announce');
+  });
+
+  it('names the key path of every problem', () => {
+    const attempt = () =>
+      parseConfig(
+        {
+          server: { port: 'eighty' },
+          webhooks: { rateLimit: { windowMs: 5 }, extra: 1 },
+          agents: [{ name: 'bad name!' }]
+        },
+        {}
+      );
+    expect(attempt).toThrow(ConfigError);
+    try {
+      attempt();
+    } catch (err) {
+      const issues = (err as ConfigError).issues.join('\n');
+      expect(issues).toContain('server.port:');
+      expect(issues).toContain('webhooks.rateLimit.windowMs:');
+      expect(issues).toContain('webhooks.extra: unknown key');
+      expect(issues).toContain('agents[0].name:');
+    }
+  });
+
+  it('HOST and PORT override the file', () => {
+    expect(parseConfig({ server: { port: 1 } }, { HOST: '::1', PORT: '9999' }).server).toEqual({
+      host: '::1',
+      port: 9999
+    });
+    expect(() => parseConfig({}, { PORT: 'abc' })).toThrow(/server\.port/);
+  });
+
+  it('reports invalid YAML with the file name', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'berth-cfg-'));
+    const file = join(dir, 'berth.yaml');
+    writeFileSync(file, 'server: [unclosed');
+    expect(() => loadConfig({ BERTH_CONFIG: file })).toThrow(/invalid YAML/);
+  });
+
+  it('a reload keeps the old configuration when the new file is invalid, and reports changes', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'berth-cfg-'));
+    const file = join(dir, 'berth.yaml');
+    writeFileSync(file, 'webhooks:\n  path: /hooks\n');
+    const env = { BERTH_CONFIG: file };
+    const store = new ConfigStore(loadConfig(env), env);
+    writeFileSync(file, 'webhooks:\n  path: no-slash\n');
+    const bad = store.reload();
+    expect(bad).toMatchObject({ ok: false });
+    expect(!bad.ok && bad.error).toContain('webhooks.path');
+    expect(store.current.webhooks.path).toBe('/hooks');
+    writeFileSync(file, 'webhooks:\n  path: /in\n  enabled: false\n');
+    const good = store.reload();
+    expect(good).toEqual({ ok: true, changes: ['webhooks.path'] });
+    expect(store.current.webhooks.path).toBe('/in');
+  });
+
+  it('diffs down to the second level', () => {
+    const a = parseConfig({}, {});
+    const b = parseConfig({ server: { port: 1 }, agents: [{ name: 'x' }] }, {});
+    expect(diffConfig(a, b)).toEqual(['server.port', 'agents']);
+  });
+});

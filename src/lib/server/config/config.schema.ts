@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { roleSchema } from '$lib/contracts/roles';
+
+const rpcToken = z.strictObject({
+  name: z.string().min(1),
+  token: z.string().min(16, 'must be at least 16 characters'),
+  permissions: z.array(z.string().min(1)).min(1).default(['*'])
+});
+
+const apiKey = z.strictObject({
+  name: z.string().min(1),
+  key: z.string().min(16, 'must be at least 16 characters'),
+  role: roleSchema.default('operator')
+});
+
+const mapping = z.strictObject({
+  match: z
+    .record(z.string().regex(/^(headers|body)\./, 'must start with headers. or body.'), z.unknown())
+    .default({}),
+  message: z.string().min(1),
+  session: z.string().min(1).optional(),
+  model: z.string().min(1).optional(),
+  agent: z.string().min(1).optional(),
+  delivery: z.enum(['announce', 'none']).default('announce')
+});
+
+const engine = z.strictObject({
+  name: z.string().min(1),
+  /** DOCKER_HOST form: unix:///var/run/docker.sock or tcp://host:2376 */
+  host: z.string().min(1),
+  tls: z.strictObject({ ca: z.string().optional(), cert: z.string(), key: z.string() }).optional()
+});
+
+const agent = z.strictObject({
+  name: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/i, 'letters, digits, - and _ only'),
+  description: z.string().default(''),
+  provider: z.string().default('builtin'),
+  model: z.string().optional(),
+  systemPrompt: z.string().optional(),
+  skills: z.array(z.string()).default([]),
+  heartbeatMs: z.number().int().min(1000).default(30_000),
+  channel: z.string().optional()
+});
+
+const provider = z.strictObject({
+  type: z.literal('openai'),
+  baseUrl: z.url(),
+  apiKey: z.string().optional()
+});
+
+export const configSchema = z.strictObject({
+  server: z
+    .strictObject({
+      host: z.string().min(1).default('127.0.0.1'),
+      port: z.number().int().min(0).max(65535).default(18789)
+    })
+    .prefault({}),
+  database: z.strictObject({ path: z.string().min(1).optional() }).prefault({}),
+  gateway: z
+    .strictObject({
+      rpc: z
+        .strictObject({
+          enabled: z.boolean().default(true),
+          auth: z
+            .strictObject({
+              type: z.enum(['bearer', 'none']).default('bearer'),
+              tokens: z.array(rpcToken).default([])
+            })
+            .prefault({})
+        })
+        .prefault({}),
+      rest: z.strictObject({ apiKeys: z.array(apiKey).default([]) }).prefault({})
+    })
+    .prefault({}),
+  webhooks: z
+    .strictObject({
+      enabled: z.boolean().default(false),
+      token: z.string().min(16, 'must be at least 16 characters').optional(),
+      path: z
+        .string()
+        .regex(/^\/[A-Za-z0-9/_-]*[A-Za-z0-9_-]$/, 'must be an absolute path like /hooks')
+        .default('/hooks'),
+      rateLimit: z
+        .strictObject({
+          maxRequests: z.number().int().min(1).default(100),
+          windowMs: z.number().int().min(100).default(60_000)
+        })
+        .prefault({}),
+      mappings: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), mapping).default({})
+    })
+    .prefault({}),
+  engines: z.array(engine).default([]),
+  agents: z
+    .array(agent)
+    .default([
+      { name: 'main', provider: 'builtin', heartbeatMs: 30_000, description: '', skills: [] }
+    ]),
+  providers: z.record(z.string(), provider).default({}),
+  skills: z.array(z.record(z.string(), z.unknown())).default([])
+});
+
+export type BerthConfig = z.infer<typeof configSchema>;

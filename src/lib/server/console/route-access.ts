@@ -1,0 +1,34 @@
+import type { Role } from '$lib/contracts/roles';
+
+/**
+ * Who may reach which console route, checked in hooks for every page load, form action and
+ * endpoint under (console), so a layout load running in parallel can never leak a page's data.
+ * The longest matching prefix wins; any other (console) route needs a signed-in viewer.
+ */
+const MIN_ROLE: [prefix: string, role: Role][] = [
+  ['/(console)/users', 'admin'],
+  ['/(console)/audit', 'admin'],
+  ['/(console)/settings', 'admin'],
+  ['/(console)/tokens', 'admin']
+];
+
+export type Access = { kind: 'public' } | { kind: 'signed-in'; role: Role };
+
+export function accessFor(routeId: string | null): Access {
+  if (!routeId || !routeId.startsWith('/(console)')) return { kind: 'public' };
+  let best: [string, Role] | undefined;
+  for (const entry of MIN_ROLE)
+    if (
+      (routeId === entry[0] || routeId.startsWith(`${entry[0]}/`)) &&
+      (!best || entry[0].length > best[0].length)
+    )
+      best = entry;
+  return { kind: 'signed-in', role: best?.[1] ?? 'viewer' };
+}
+
+/** A `next` parameter is followed only to a path on this site. */
+export function safeNext(next: string | null): string {
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\')
+    ? next
+    : '/';
+}

@@ -1,0 +1,33 @@
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import * as schema from './schema';
+
+export type Db = BetterSQLite3Database<typeof schema>;
+
+export interface OpenedDatabase {
+  db: Db;
+  sqlite: Database.Database;
+  close(): void;
+}
+
+/** Opens the SQLite file (WAL, busy timeout, foreign keys) and applies pending migrations. */
+export function openDatabase(file: string, migrationsFolder: string): OpenedDatabase {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  const db = drizzle(sqlite, { schema });
+  migrate(db, { migrationsFolder });
+  return {
+    db,
+    sqlite,
+    close: () => {
+      if (sqlite.open) sqlite.close();
+    }
+  };
+}

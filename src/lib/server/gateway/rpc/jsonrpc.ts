@@ -1,0 +1,131 @@
+/**
+ * JSON-RPC 2.0 framing, transport-free: parse a text body, validate each request, dispatch,
+ * and build the response (single, batch, or none for notifications).
+ */
+export const RPC_ERRORS = {
+  PARSE: { code: -32700, message: 'Parse error' },
+  INVALID_REQUEST: { code: -32600, message: 'Invalid Request' },
+  METHOD_NOT_FOUND: { code: -32601, message: 'Method not found' },
+  INVALID_PARAMS: { code: -32602, message: 'Invalid params' },
+  INTERNAL: { code: -32603, message: 'Internal error' },
+  AUTH: { code: -32000, message: 'Authentication Error' },
+  PERMISSION: { code: -32001, message: 'Permission Denied' }
+} as const;
+
+export const MAX_BATCH = 100;
+
+export type RpcId = string | number | null;
+
+export interface RpcErrorObject {
+  code: number;
+  message: string;
+  data?: { detail: string } & Record<string, unknown>;
+}
+
+export type RpcResponse =
+  | { jsonrpc: '2.0'; result: unknown; id: RpcId }
+  | { jsonrpc: '2.0'; error: RpcErrorObject; id: RpcId };
+
+export class RpcError extends Error {
+  constructor(
+    readonly rpc: { code: number; message: string },
+    readonly detail?: string
+  ) {
+    super(detail ?? rpc.message);
+  }
+
+  toObject(): RpcErrorObject {
+    return this.detail === undefined
+      ? { code: this.rpc.code, message: this.rpc.message }
+      : { code: this.rpc.code, message: this.rpc.message, data: { detail: this.detail } };
+  }
+}
+
+export interface RpcCall {
+  method: string;
+  params: Record<string, unknown>;
+  id: RpcId;
+  notification: boolean;
+}
+
+export type Dispatch = (call: RpcCall) => Promise<unknown>;
+
+const isValidId = (id: unknown): id is RpcId =>
+  id === null || typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id));
+
+/** A valid request, or the error answer for it (echoing the id when it is usable). */
+export function validateRequest(value: unknown): RpcCall | RpcResponse {
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    return errorResponse(
+      null,
+      new RpcError(RPC_ERRORS.INVALID_REQUEST, 'request must be an object')
+    );
+  const req = value as Record<string, unknown>;
+  const hasId = 'id' in req;
+  const id = hasId && isValidId(req.id) ? req.id : null;
+  if (hasId && !isValidId(req.id))
+    return errorResponse(
+      null,
+      new RpcError(RPC_ERRORS.INVALID_REQUEST, 'id must be a string, an integer or null')
+    );
+  if (req.jsonrpc !== '2.0')
+    return errorResponse(id, new RpcError(RPC_ERRORS.INVALID_REQUEST, 'jsonrpc must be "2.0"'));
+  if (typeof req.method !== 'string' || !req.method)
+    return errorResponse(
+      id,
+      new RpcError(RPC_ERRORS.INVALID_REQUEST, 'method must be a non-empty string')
+    );
+  const params = req.params;
+  if (
+    params !== undefined &&
+    (params === null || typeof params !== 'object' || Array.isArray(params))
+  )
+    return errorResponse(id, new RpcError(RPC_ERRORS.INVALID_PARAMS, 'params must be an object'));
+  return {
+    method: req.method,
+    params: (params as Record<string, unknown>) ?? {},
+    id,
+    notification: !hasId
+  };
+}
+
+export function errorResponse(id: RpcId, err: RpcError): RpcResponse {
+  return { jsonrpc: '2.0', error: err.toObject(), id };
+}
+
+async function runOne(value: unknown, dispatch: Dispatch): Promise<RpcResponse | null> {
+  const call = validateRequest(value);
+  if ('jsonrpc' in call) return call;
+  try {
+    const result = await dispatch(call);
+    return call.notification ? null : { jsonrpc: '2.0', result, id: call.id };
+  } catch (err) {
+    if (call.notification) return null;
+    const rpcErr = err instanceof RpcError ? err : new RpcError(RPC_ERRORS.INTERNAL);
+    return errorResponse(call.id, rpcErr);
+  }
+}
+
+/** Handles a whole message: returns the JSON answer, or null when nothing is to be sent. */
+export async function handleMessage(
+  text: string,
+  dispatch: Dispatch
+): Promise<RpcResponse | RpcResponse[] | null> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return errorResponse(null, new RpcError(RPC_ERRORS.PARSE));
+  }
+  if (!Array.isArray(parsed)) return runOne(parsed, dispatch);
+  if (parsed.length === 0)
+    return errorResponse(null, new RpcError(RPC_ERRORS.INVALID_REQUEST, 'empty batch'));
+  if (parsed.length > MAX_BATCH)
+    return errorResponse(
+      null,
+      new RpcError(RPC_ERRORS.INVALID_REQUEST, `batch holds more than ${MAX_BATCH} requests`)
+    );
+  const answers = await Promise.all(parsed.map((item) => runOne(item, dispatch)));
+  const sent = answers.filter((a): a is RpcResponse => a !== null);
+  return sent.length ? sent : null;
+}

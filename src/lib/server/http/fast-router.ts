@@ -1,0 +1,71 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BASE_HEADERS } from './security-headers';
+
+/**
+ * The one routing table for requests answered ahead of SvelteKit (probes now; the gateway's
+ * REST, RPC and webhook adapters later). Matching is a map lookup on method + path, so the
+ * hot paths cost no regex walk and no SvelteKit request object.
+ */
+export type Interface = 'probe' | 'rest' | 'rpc' | 'webhook';
+
+export interface FastRoute {
+  method: string;
+  path: string;
+  interface: Interface;
+  /** Writes the whole answer; base security headers go in its writeHead (see sendJson). */
+  handle(req: IncomingMessage, res: ServerResponse, pathname: string): void | Promise<void>;
+}
+
+export interface PrefixRoute extends Omit<FastRoute, 'method'> {
+  /** Matches `path` and everything below it, any method. */
+  prefix: true;
+}
+
+export class FastRouter {
+  readonly #exact = new Map<string, FastRoute>();
+  readonly #prefixes: PrefixRoute[] = [];
+
+  add(route: FastRoute): this {
+    this.#exact.set(`${route.method} ${route.path}`, route);
+    return this;
+  }
+
+  addPrefix(route: PrefixRoute): this {
+    this.#prefixes.push(route);
+    this.#prefixes.sort((a, b) => b.path.length - a.path.length);
+    return this;
+  }
+
+  match(method: string, pathname: string): FastRoute | PrefixRoute | undefined {
+    const exact = this.#exact.get(`${method} ${pathname}`);
+    if (exact) return exact;
+    for (const route of this.#prefixes)
+      if (pathname === route.path || pathname.startsWith(`${route.path}/`)) return route;
+    return undefined;
+  }
+
+  /** A path this table owns with another method: the caller answers 405. */
+  allows(pathname: string): string[] {
+    const methods: string[] = [];
+    for (const route of this.#exact.values())
+      if (route.path === pathname) methods.push(route.method);
+    return methods;
+  }
+}
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {}
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...BASE_HEADERS,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+    ...headers
+  });
+  res.end(text);
+}

@@ -1,0 +1,56 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { Role } from '$lib/contracts/roles';
+import { roleAtLeast } from '$lib/contracts/roles';
+import type { SessionUser } from '$lib/contracts/users';
+import type { Actor } from '../domain/audit/audit.service';
+import { isDomainError } from '../domain/errors';
+import type { BerthApp } from '../app';
+
+export interface TrpcContext {
+  app: BerthApp;
+  user: SessionUser | null;
+  sessionId: string | null;
+  ip: string;
+}
+
+const t = initTRPC.context<TrpcContext>().create({
+  errorFormatter: ({ shape }) => ({
+    ...shape,
+    data: { code: shape.data.code, httpStatus: shape.data.httpStatus }
+  })
+});
+
+const DOMAIN_TO_TRPC = {
+  NOT_FOUND: 'NOT_FOUND',
+  CONFLICT: 'CONFLICT',
+  INVALID: 'BAD_REQUEST',
+  UNAUTHENTICATED: 'UNAUTHORIZED',
+  FORBIDDEN: 'FORBIDDEN',
+  RATE_LIMITED: 'TOO_MANY_REQUESTS',
+  ENGINE_UNAVAILABLE: 'SERVICE_UNAVAILABLE'
+} as const;
+
+/** Domain errors become tRPC errors in this one place. */
+const mapErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && isDomainError(result.error.cause)) {
+    const cause = result.error.cause;
+    throw new TRPCError({ code: DOMAIN_TO_TRPC[cause.code], message: cause.message, cause });
+  }
+  return result;
+});
+
+export const router = t.router;
+export const publicProcedure = t.procedure.use(mapErrors);
+
+/** A procedure open to signed-in users holding at least `minimum`. */
+export function roleProcedure(minimum: Role) {
+  return publicProcedure.use(({ ctx, next }) => {
+    if (!ctx.user || !ctx.sessionId)
+      throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in first' });
+    if (!roleAtLeast(ctx.user.role, minimum))
+      throw new TRPCError({ code: 'FORBIDDEN', message: `Needs the ${minimum} role` });
+    const actor: Actor = { id: ctx.user.id, email: ctx.user.email, ip: ctx.ip };
+    return next({ ctx: { ...ctx, user: ctx.user, sessionId: ctx.sessionId, actor } });
+  });
+}

@@ -1,0 +1,49 @@
+import { consoleSocket, type ConsoleSocket } from '$lib/client/socket';
+import type { Room } from '$lib/contracts/realtime';
+
+export type LiveStatus = 'connecting' | 'live' | 'offline' | 'refused';
+
+/** Registers a page's event listeners and returns the function that removes them. */
+export type Subscribe = (socket: ConsoleSocket) => () => void;
+
+/**
+ * Membership of one realtime room: joins on every (re)connect, since the server forgets rooms
+ * when a socket drops, and leaves when stopped. Browser only: call start() from onMount.
+ */
+export class LiveRoom {
+  status = $state<LiveStatus>('connecting');
+  refusal = $state<string | null>(null);
+
+  readonly #room: Room;
+  readonly #subscribe: Subscribe;
+
+  constructor(room: Room, subscribe: Subscribe) {
+    this.#room = room;
+    this.#subscribe = subscribe;
+  }
+
+  /** Returns the function that stops listening, fit to return from onMount. */
+  start(): () => void {
+    const socket = consoleSocket();
+    const join = () => {
+      this.status = 'connecting';
+      socket.emit('room.join', this.#room, (result) => {
+        this.status = result.ok ? 'live' : 'refused';
+        this.refusal = result.ok ? null : result.error;
+      });
+    };
+    const offline = () => {
+      this.status = 'offline';
+    };
+    const unsubscribe = this.#subscribe(socket);
+    socket.on('connect', join);
+    socket.on('disconnect', offline);
+    if (socket.connected) join();
+    return () => {
+      unsubscribe();
+      socket.off('connect', join);
+      socket.off('disconnect', offline);
+      if (socket.connected) socket.emit('room.leave', this.#room, () => undefined);
+    };
+  }
+}

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, login, startBerth, trpc, type Berth } from './helpers/berth';
+import { connectSocket, openRpcWs, rpcCall, waitFor } from './helpers/sockets';
+
+describe('realtime handshakes and rooms', () => {
+  let berth: Berth;
+  let admin: string;
+  let viewer: string;
+  beforeAll(async () => {
+    berth = await startBerth({
+      env: { BERTH_ADMIN_EMAIL: ADMIN.email, BERTH_ADMIN_PASSWORD: ADMIN.password }
+    });
+    admin = await login(berth);
+    await trpc(berth, admin, 'users.create', {
+      email: 'v@example.com',
+      name: 'v',
+      role: 'viewer',
+      password: 'a-long-password-1'
+    });
+    viewer = await login(berth, 'v@example.com', 'a-long-password-1');
+  });
+  afterAll(() => berth.stop());
+
+  it('socket.io refuses a handshake without a session or from another origin', async () => {
+    await expect(connectSocket(berth)).rejects.toThrow(/unauthorized/);
+    await expect(connectSocket(berth, admin, 'http://evil.example')).rejects.toThrow();
+    await expect(
+      connectSocket(berth, 'berth_session=aaaaaaaaaaaaaaaaaaaaaaaa.bbbbbbbbbbbbbbbbbbbbbbbb')
+    ).rejects.toThrow(/unauthorized/);
+  });
+
+  it('rooms are joined by role, and admins receive audit entries live', async () => {
+    const viewerSocket = await connectSocket(berth, viewer);
+    const adminSocket = await connectSocket(berth, admin);
+    try {
+      const denied = (await viewerSocket.emitWithAck('room.join', 'audit')) as {
+        ok: boolean;
+        error?: string;
+      };
+      expect(denied).toEqual({ ok: false, error: 'the audit room needs the admin role' });
+      const unknown = (await adminSocket.emitWithAck('room.join', '__proto__')) as { ok: boolean };
+      expect(unknown.ok).toBe(false);
+      expect(await adminSocket.emitWithAck('room.join', 'audit')).toEqual({ ok: true });
+      const entry = waitFor<{ action: string; target: string }>(adminSocket, 'audit.appended');
+      await trpc(berth, admin, 'users.create', {
+        email: 'live@example.com',
+        name: 'live',
+        role: 'viewer',
+        password: 'a-long-password-1'
+      });
+      expect(await entry).toMatchObject({ action: 'user.create', target: 'live@example.com' });
+    } finally {
+      viewerSocket.close();
+      adminSocket.close();
+    }
+  });
+
+  it('/rpc/ws needs a session, checks Origin, and speaks JSON-RPC 2.0 framing', async () => {
+    await expect(openRpcWs(berth)).rejects.toThrow('HTTP 401');
+    await expect(
+      openRpcWs(berth, { cookie: admin, origin: 'http://evil.example' })
+    ).rejects.toThrow('HTTP 401');
+    const ws = await openRpcWs(berth, { cookie: admin, origin: berth.url });
+    try {
+      expect(
+        await rpcCall(ws, '{"jsonrpc":"2.0","method":"agent.list","params":{},"id":"a1"}')
+      ).toMatchObject({
+        jsonrpc: '2.0',
+        id: 'a1',
+        error: { code: -32601 }
+      });
+      expect(await rpcCall(ws, '{not json')).toMatchObject({ id: null, error: { code: -32700 } });
+      expect(await rpcCall(ws, '[]')).toMatchObject({ id: null, error: { code: -32600 } });
+      expect(await rpcCall(ws, '{"jsonrpc":"2.0","method":"x","id":1.5}')).toMatchObject({
+        id: null,
+        error: { code: -32600 }
+      });
+    } finally {
+      ws.close();
+    }
+  });
+
+  it('other upgrade paths are refused', async () => {
+    const res = await fetch(`${berth.url}/elsewhere`, {
+      headers: { connection: 'Upgrade', upgrade: 'websocket' }
+    }).catch(() => null);
+    expect(res === null || res.status === 404).toBe(true);
+  });
+});
