@@ -34,11 +34,12 @@ try {
   process.exit(1);
 }
 
-const app = (globalThis as Record<symbol, App | undefined>)[Symbol.for('berth.app')];
-if (!app) {
+const published = (globalThis as Record<symbol, App | undefined>)[Symbol.for('berth.app')];
+if (!published) {
   console.error('berth: the app did not start (hooks init did not run)');
   process.exit(1);
 }
+const app: App = published;
 
 const server = createServer(
   // A slow client cannot hold a connection: headers within 10 s, the whole request within 60 s.

@@ -7,6 +7,8 @@ declare global {
       clientIp: string;
       user: SessionUser | null;
       session: { id: string; expiresAt: number } | null;
+      /** Set by the route guard when a signed-in user lacks the page's role. */
+      deniedFor: import('$lib/contracts/roles').Role | null;
     }
     interface Error {
       message: string;

@@ -24,6 +24,7 @@ const context: Handle = ({ event, resolve }) => {
   event.locals.clientIp = safeClientAddress(event);
   event.locals.user = null;
   event.locals.session = null;
+  event.locals.deniedFor = null;
   return resolve(event);
 };
 
@@ -51,7 +52,13 @@ const guard: Handle = ({ event, resolve }) => {
       redirect(303, `/login?next=${encodeURIComponent(event.url.pathname + event.url.search)}`);
     error(401, 'Sign in first');
   }
-  if (!roleAtLeast(user.role, access.role)) error(403, `This page needs the ${access.role} role`);
+  if (!roleAtLeast(user.role, access.role)) {
+    // Pages are refused by the (console) layout load so the styled error shows in the shell;
+    // the console's data comes through role-checked tRPC, so nothing leaks meanwhile.
+    if (event.request.method !== 'GET' && event.request.method !== 'HEAD')
+      error(403, `This needs the ${access.role} role`);
+    event.locals.deniedFor = access.role;
+  }
   return resolve(event);
 };
 

@@ -1,17 +1,27 @@
 import { expect, test } from '@playwright/test';
 import { addUser, ADMIN, hydrated, signedInPage, signIn } from './helpers';
 
-test('a user disabled while signed in is thrown out live and cannot sign in again', async ({ page, browser }) => {
+test('a user disabled while signed in is thrown out live and cannot sign in again', async ({
+  page,
+  browser
+}) => {
   await signIn(page, ADMIN.email, ADMIN.password);
   await expect(page).toHaveURL(/\/$/);
-  await addUser(page, { email: 'otto@example.com', name: 'Otto Operator', role: 'operator', password: 'operator-password-1' });
+  await addUser(page, {
+    email: 'otto@example.com',
+    name: 'Otto Operator',
+    role: 'operator',
+    password: 'operator-password-1'
+  });
 
   const otto = await signedInPage(browser, 'otto@example.com', 'operator-password-1');
   await hydrated(otto);
   // Wait until the console's live socket is up, so the push can reach it.
   await expect(otto.locator('[data-live="connected"]')).toBeAttached();
 
-  const row = page.getByRole('table', { name: 'Users' }).locator('tr[data-email="otto@example.com"]');
+  const row = page
+    .getByRole('table', { name: 'Users' })
+    .locator('tr[data-email="otto@example.com"]');
   await row.getByRole('button', { name: 'Disable' }).click();
   await expect(row).toContainText('Disabled');
 

@@ -1,6 +1,10 @@
 import { expect, type Browser, type Page } from '@playwright/test';
 
-export const ADMIN = { email: 'admin@example.com', name: 'Ada Admin', password: 'correct-horse-battery' };
+export const ADMIN = {
+  email: 'admin@example.com',
+  name: 'Ada Admin',
+  password: 'correct-horse-battery'
+};
 
 /** The root layout marks the page once Svelte has hydrated; clicks before that are lost. */
 export async function hydrated(page: Page): Promise<void> {
@@ -16,7 +20,11 @@ export async function signIn(page: Page, email: string, password: string): Promi
 }
 
 /** A new browser context (its own cookies) signed in as this user. */
-export async function signedInPage(browser: Browser, email: string, password: string): Promise<Page> {
+export async function signedInPage(
+  browser: Browser,
+  email: string,
+  password: string
+): Promise<Page> {
   const context = await browser.newContext();
   const page = await context.newPage();
   await signIn(page, email, password);
@@ -25,7 +33,10 @@ export async function signedInPage(browser: Browser, email: string, password: st
 }
 
 /** Creates a user through the Users page, as an admin would. */
-export async function addUser(page: Page, user: { email: string; name: string; role: string; password: string }) {
+export async function addUser(
+  page: Page,
+  user: { email: string; name: string; role: string; password: string }
+) {
   await page.goto('/users');
   await hydrated(page);
   const form = page.locator('form', { has: page.getByRole('button', { name: 'Create user' }) });
@@ -34,5 +45,7 @@ export async function addUser(page: Page, user: { email: string; name: string; r
   await form.getByLabel('Role').selectOption(user.role);
   await form.getByLabel('Password').fill(user.password);
   await form.getByRole('button', { name: 'Create user' }).click();
-  await expect(page.getByRole('table', { name: 'Users' }).locator(`tr[data-email="${user.email}"]`)).toBeVisible();
+  await expect(
+    page.getByRole('table', { name: 'Users' }).locator(`tr[data-email="${user.email}"]`)
+  ).toBeVisible();
 }

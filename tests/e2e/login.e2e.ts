@@ -9,7 +9,9 @@ test('a wrong password is refused with a message and no session', async ({ page 
   expect(cookies.find((c) => c.name === 'berth_session')).toBeUndefined();
 });
 
-test('signing in returns to the page asked for, and signing out ends the session', async ({ page }) => {
+test('signing in returns to the page asked for, and signing out ends the session', async ({
+  page
+}) => {
   await page.goto('/audit');
   await expect(page).toHaveURL(/\/login\?next=%2Faudit$/);
   await hydrated(page);

@@ -1,10 +1,18 @@
 import { expect, test } from '@playwright/test';
 import { addUser, ADMIN, signedInPage, signIn } from './helpers';
 
-test('a viewer sees only what a viewer may, and admin pages refuse them', async ({ page, browser }) => {
+test('a viewer sees only what a viewer may, and admin pages refuse them', async ({
+  page,
+  browser
+}) => {
   await signIn(page, ADMIN.email, ADMIN.password);
   await expect(page).toHaveURL(/\/$/);
-  await addUser(page, { email: 'vera@example.com', name: 'Vera Viewer', role: 'viewer', password: 'viewer-password-1' });
+  await addUser(page, {
+    email: 'vera@example.com',
+    name: 'Vera Viewer',
+    role: 'viewer',
+    password: 'viewer-password-1'
+  });
 
   const viewer = await signedInPage(browser, 'vera@example.com', 'viewer-password-1');
   const nav = viewer.getByRole('navigation');
@@ -29,7 +37,9 @@ test('the console works on a narrow screen with the menu behind a button', async
   await expect(menu).toHaveAttribute('aria-expanded', 'true');
   await page.getByRole('navigation').getByRole('link', { name: 'Users' }).click();
   await expect(page).toHaveURL(/\/users$/);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - window.innerWidth
+  );
   expect(overflow).toBeLessThanOrEqual(1);
   await context.close();
 });

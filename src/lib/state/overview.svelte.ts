@@ -13,25 +13,19 @@ export class OverviewState {
 
   async refresh(): Promise<void> {
     this.checking = true;
+    // Readiness first: checking the engine is what negotiates the API version that info reports.
     try {
-      // Readiness first: checking the engine is what negotiates the API version info reports.
-      await this.#load('readiness', () => trpc.system.readiness.query());
-      await this.#load('info', () => trpc.system.info.query());
-    } finally {
-      this.checking = false;
-    }
-  }
-
-  async #load<K extends 'readiness' | 'info'>(
-    key: K,
-    query: () => Promise<NonNullable<OverviewState[K]>>
-  ): Promise<void> {
-    const errorKey = key === 'readiness' ? 'readinessError' : 'infoError';
-    try {
-      this[key] = await query();
-      this[errorKey] = null;
+      this.readiness = await trpc.system.readiness.query();
+      this.readinessError = null;
     } catch (err) {
-      this[errorKey] = errorMessage(err);
+      this.readinessError = errorMessage(err);
     }
+    try {
+      this.info = await trpc.system.info.query();
+      this.infoError = null;
+    } catch (err) {
+      this.infoError = errorMessage(err);
+    }
+    this.checking = false;
   }
 }
