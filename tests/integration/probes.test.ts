@@ -34,7 +34,7 @@ describe('probes', () => {
     const text = await res.text();
     expect(text).toMatch(/^# HELP berth_http_requests_total /m);
     expect(text).toMatch(
-      /berth_http_requests_total\{interface="probe",route="\/healthz",status="200"\} [1-9]/
+      /berth_http_requests_total\{interface="probe",route="\/healthz",status="200",token=""\} [1-9]/
     );
     expect(text).toMatch(/^berth_process_resident_memory_bytes \d+/m);
   });

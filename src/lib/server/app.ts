@@ -10,11 +10,25 @@ import { loadConfig } from './config/config.loader';
 import { ConfigStore } from './config/config.store';
 import { assertSafeBind } from './config/bind-safety';
 import { openDatabase, type OpenedDatabase } from './db/client';
+import { AccessRepository } from './db/repositories/access.repository';
 import { AuditRepository } from './db/repositories/audit.repository';
+import { EventRepository } from './db/repositories/event.repository';
+import { SessionRepository } from './db/repositories/session.repository';
+import { SkillRunRepository } from './db/repositories/skill-run.repository';
+import { TurnRepository } from './db/repositories/turn.repository';
+import { UsageRepository } from './db/repositories/usage.repository';
 import { LoginSessionRepository } from './db/repositories/login-session.repository';
 import { UserRepository } from './db/repositories/user.repository';
 import { AuditService, SYSTEM_ACTOR } from './domain/audit/audit.service';
+import { CredentialService } from './domain/access/credential.service';
+import { AgentService } from './domain/agents/agent.service';
 import { DomainBus } from './domain/bus';
+import { EventService } from './domain/events/event.service';
+import { SessionService } from './domain/sessions/session.service';
+import { builtinSkills } from './domain/skills/builtin-skills';
+import { SkillService } from './domain/skills/skill.service';
+import { TurnService } from './domain/turns/turn.service';
+import { UsageService } from './domain/usage/usage.service';
 import { LoginSessionService } from './domain/users/login-session.service';
 import { ACCOUNT_THROTTLE, ADDRESS_THROTTLE, LoginThrottle } from './domain/users/login-throttle';
 import { UserService } from './domain/users/user.service';
@@ -22,6 +36,8 @@ import { EngineClient, parseDockerHost } from './engine/engine.client';
 import { readCookie, SESSION_COOKIE } from './gateway/auth/cookie';
 import { RpcError, RPC_ERRORS } from './gateway/rpc/jsonrpc';
 import { RpcWebSocket } from './gateway/rpc/rpc.ws';
+import type { GatewayDeps } from './gateway/gateway.deps';
+import { gatewayRoutes } from './gateway/routes';
 import { FastRouter } from './http/fast-router';
 import { createFront } from './http/front';
 import { createHostGuard, createOriginGuard } from './http/host-guard';
@@ -46,6 +62,8 @@ export interface BerthApp {
   readonly audit: AuditService;
   readonly users: UserService;
   readonly sessions: LoginSessionService;
+  /** The domain behind the REST, RPC and webhook adapters. */
+  readonly gateway: GatewayDeps;
   readonly origin: string | undefined;
   readonly bodyLimit: number;
   readiness(): Promise<Readiness>;
@@ -87,6 +105,21 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
   const users = new UserService(new UserRepository(database.db), sessions, audit, throttle, bus);
   const engine = new EngineClient(parseDockerHost(env.DOCKER_HOST));
 
+  const access = new AccessRepository(database.db);
+  const agents = new AgentService(config, bus);
+  const skills = new SkillService(new SkillRunRepository(database.db), builtinSkills(engine));
+  const chatSessions = new SessionRepository(database.db);
+  const turnRepo = new TurnRepository(database.db);
+  const turns = new TurnService(turnRepo, chatSessions, agents, skills, bus);
+  const events = new EventService(new EventRepository(database.db), agents, turns, bus);
+  agents.counters = {
+    running: (name) => turns.running(name),
+    queuedEvents: (name) => events.queuedCount(name),
+    lastFailed: (name) => turnRepo.lastFinished(name)?.state === 'failed'
+  };
+  const usage = new UsageService(new UsageRepository(database.db));
+  const credentials = new CredentialService(access, config.current, audit, bus);
+
   await bootstrapAdmin(users, env, logger);
   sessions.purgeExpired();
   const purge = setInterval(() => sessions.purgeExpired(), 60 * 60_000).unref();
@@ -110,19 +143,73 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     return { status, checks: { database: databaseCheck, engine: engineCheck } };
   };
 
+  const bodyLimit = parseBodyLimit(env.BODY_SIZE_LIMIT);
+  const gateway: GatewayDeps = {
+    config,
+    agents,
+    turns,
+    events,
+    sessions: new SessionService(chatSessions, bus),
+    skills,
+    usage,
+    credentials,
+    audit,
+    bus,
+    engine,
+    access,
+    logger,
+    bodyLimit,
+    startedAt: Date.now(),
+    version: env.npm_package_version ?? '0.1.0',
+    readiness: () => readiness(),
+    reload: () => config.reload()
+  };
   const router = new FastRouter();
-  for (const route of probeRoutes({
-    readiness,
-    metricsText: () => metrics.text(),
-    metricsContentType: metrics.registry.contentType
-  }))
-    router.add(route);
+  const buildRoutes = () => {
+    router.clear();
+    for (const route of probeRoutes({
+      readiness,
+      metricsText: () => metrics.text(),
+      metricsContentType: metrics.registry.contentType
+    }))
+      router.add(route);
+    const { exact, prefix } = gatewayRoutes(gateway);
+    for (const route of exact) router.add(route);
+    for (const route of prefix) router.addPrefix(route);
+  };
+  buildRoutes();
+  config.onChange((next) => {
+    agents.apply(next);
+    credentials.apply(next);
+    events.start();
+    buildRoutes();
+  });
+  const recovered = turns.recover();
+  const failedRuns = skills.recover();
+  if (recovered.requeued || recovered.failed || failedRuns)
+    logger.warn(
+      { ...recovered, failedSkillRuns: failedRuns },
+      'recovered work left by an unclean stop'
+    );
+  events.start();
+  const purgeIdempotency = setInterval(
+    () => access.forgetIdempotencyBefore(Date.now() - 24 * 3600_000),
+    3600_000
+  ).unref();
 
   const https = origin?.startsWith('https:') ?? false;
   const acceptsHost = createHostGuard(origin);
   const acceptsOrigin = createOriginGuard(origin);
-  const bodyLimit = parseBodyLimit(env.BODY_SIZE_LIMIT);
-  const front = createFront({ router, acceptsHost, metrics, logger, bodyLimit, https });
+  const front = createFront({
+    router,
+    acceptsHost,
+    metrics,
+    logger,
+    bodyLimit,
+    https,
+    countRequest: (iface, route, status, credential) =>
+      usage.countRequest(iface, route, status, credential)
+  });
   const acceptsHandshake = (req: IncomingMessage) =>
     acceptsHost(req.headers.host) && acceptsOrigin(req.headers.origin, req.headers.host);
 
@@ -140,6 +227,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     audit,
     users,
     sessions,
+    gateway,
     origin,
     bodyLimit,
     readiness,
@@ -183,11 +271,15 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
       });
     },
     async closeRealtime() {
+      events.stop();
+      turns.stop();
       rpcWs?.close();
       await realtimeClose?.();
     },
     shutdown() {
       clearInterval(purge);
+      clearInterval(purgeIdempotency);
+      usage.stop();
       database.close();
       return Promise.resolve();
     }

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { AuditEntry } from '$lib/contracts/audit';
 import type { User } from '$lib/contracts/users';
+import type { EventRecord, TurnRecord } from '$lib/contracts/assistant';
 
 /** What the domain announces; realtime and other adapters listen. */
 export interface DomainEvents {
@@ -8,6 +9,26 @@ export interface DomainEvents {
   'sessions.ended': { userId: string; sessionIds: string[]; reason: string };
   'audit.appended': AuditEntry;
   'user.changed': User;
+  /** A turn changed state (queued, running, completed, failed, cancelled). */
+  'turn.changed': TurnRecord;
+  /** A piece of a turn's reply as the provider produces it. */
+  'message.delta': { turnId: string; sessionId: string; agentName: string; text: string };
+  'message.created': {
+    sessionId: string;
+    agentName: string;
+    messageId: string;
+    role: string;
+    content: string;
+  };
+  'event.changed': EventRecord;
+  'session.changed': {
+    sessionId: string;
+    agentName: string;
+    change: 'created' | 'compacted' | 'deleted';
+  };
+  'agent.changed': { name: string; state: string };
+  /** A credential stopped working: connections that used it must close. */
+  'credential.revoked': { kind: 'rpc' | 'rest'; id: string; name: string };
 }
 
 export class DomainBus {

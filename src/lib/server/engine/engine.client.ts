@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import type { Check } from '$lib/contracts/health';
+import { DomainError } from '../domain/errors';
 
 /** The API range Berth speaks (spec doc 2); the engine's own version is pinned within it. */
 export const MIN_API = '1.39';
@@ -60,6 +61,34 @@ export class EngineClient {
     } catch (err) {
       return { status: 'unavailable', detail: describe(err) };
     }
+  }
+
+  /** A JSON GET on the pinned API version; engine errors become ENGINE_UNAVAILABLE. */
+  async getJson(path: string): Promise<unknown> {
+    if (!this.#apiVersion) await this.check();
+    const version = this.#apiVersion;
+    if (!version) throw new DomainError('ENGINE_UNAVAILABLE', 'no engine is available');
+    const { status, body } = await this.#request(`/v${version}${path}`);
+    if (status >= 400) throw new DomainError('ENGINE_UNAVAILABLE', `engine answered ${status}`);
+    return JSON.parse(body) as unknown;
+  }
+
+  #request(path: string): Promise<{ status: number; body: string }> {
+    return new Promise((resolve, reject) => {
+      const req = request(
+        { ...this.target, path, method: 'GET', timeout: this.timeoutMs * 5 },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') })
+          );
+        }
+      );
+      req.on('timeout', () => req.destroy(new Error('timed out')));
+      req.on('error', (err) => reject(new DomainError('ENGINE_UNAVAILABLE', describe(err))));
+      req.end();
+    });
   }
 
   #get(

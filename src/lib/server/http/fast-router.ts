@@ -25,6 +25,13 @@ export class FastRouter {
   readonly #exact = new Map<string, FastRoute>();
   readonly #prefixes: PrefixRoute[] = [];
 
+  /** Empties the table (the gateway's paths follow the configuration on reload). */
+  clear(): this {
+    this.#exact.clear();
+    this.#prefixes.length = 0;
+    return this;
+  }
+
   add(route: FastRoute): this {
     this.#exact.set(`${route.method} ${route.path}`, route);
     return this;

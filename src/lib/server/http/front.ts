@@ -2,10 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger';
 import { sendJson, type FastRouter } from './fast-router';
 import type { Metrics } from './metrics';
+import { credentialName } from './request-context';
 import { applyBaseHeaders } from './security-headers';
 
 export interface FrontDeps {
   router: FastRouter;
+  /** Counts a finished request for usage.stats (interface, route, status, credential name). */
+  countRequest(iface: string, route: string, status: number, credential: string | null): void;
   acceptsHost(host: string | undefined): boolean;
   metrics: Metrics;
   logger: Logger;
@@ -29,9 +32,13 @@ export function createFront(
     const pathname = q < 0 ? url : url.slice(0, q);
     const route = router.match(req.method ?? 'GET', pathname);
     const iface = route?.interface ?? 'console';
-    res.once('finish', () =>
-      metrics.observeRequest(iface, route?.path ?? 'console', res.statusCode, started)
-    );
+    res.once('finish', () => {
+      const label = route?.path ?? 'console';
+      const credential = credentialName(res);
+      metrics.observeRequest(iface, label, res.statusCode, started, credential);
+      if (route && route.interface !== 'probe')
+        deps.countRequest(iface, label, res.statusCode, credential);
+    });
 
     if (!deps.acceptsHost(req.headers.host)) {
       sendJson(res, 421, { status: 421, error: 'misdirected', message: 'Unknown Host header' });

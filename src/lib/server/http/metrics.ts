@@ -5,8 +5,8 @@ export class Metrics {
   readonly registry = new Registry();
   readonly httpRequests = new Counter({
     name: 'berth_http_requests_total',
-    help: 'HTTP requests answered, by interface, route and status',
-    labelNames: ['interface', 'route', 'status'] as const,
+    help: 'HTTP requests answered, by interface, route, status and credential name',
+    labelNames: ['interface', 'route', 'status', 'token'] as const,
     registers: [this.registry]
   });
   readonly httpDuration = new Histogram({
@@ -37,14 +37,22 @@ export class Metrics {
     collectDefaultMetrics({ register: this.registry, prefix: 'berth_' });
   }
 
-  observeRequest(iface: string, route: string, status: number, startedAt: number): void {
-    const key = `${iface} ${route} ${status}`;
+  observeRequest(
+    iface: string,
+    route: string,
+    status: number,
+    startedAt: number,
+    token: string | null
+  ): void {
+    const key = `${iface} ${route} ${status} ${token ?? ''}`;
     let counter = this.#requestChildren.get(key);
     if (!counter) {
-      counter = this.httpRequests.labels(iface, route, String(status));
+      counter = this.httpRequests.labels(iface, route, String(status), token ?? '');
       this.#requestChildren.set(key, counter);
     }
     counter.inc();
+    // Probe latency is not worth a histogram update on the hottest path.
+    if (iface === 'probe') return;
     let histogram = this.#durationChildren.get(iface);
     if (!histogram) {
       histogram = this.httpDuration.labels(iface);

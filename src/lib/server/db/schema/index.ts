@@ -1,2 +1,5 @@
 export * from './users';
 export * from './audit';
+export * from './assistant';
+export * from './skills';
+export * from './access';

@@ -1,0 +1,83 @@
+import { and, asc, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { systemEvents, type EventState } from '../schema';
+
+export type EventRow = typeof systemEvents.$inferSelect;
+
+export class EventRepository {
+  constructor(private readonly db: Db) {}
+
+  insert(row: typeof systemEvents.$inferInsert): EventRow {
+    return this.db.insert(systemEvents).values(row).returning().get();
+  }
+
+  byId(id: string): EventRow | undefined {
+    return this.db.select().from(systemEvents).where(eq(systemEvents.id, id)).get();
+  }
+
+  queued(agentName: string, limit: number): EventRow[] {
+    return this.db
+      .select()
+      .from(systemEvents)
+      .where(and(eq(systemEvents.agentName, agentName), eq(systemEvents.state, 'queued')))
+      .orderBy(asc(systemEvents.createdAt))
+      .limit(limit)
+      .all();
+  }
+
+  countQueued(agentName: string): number {
+    return (
+      this.db
+        .select({ n: sql<number>`count(*)` })
+        .from(systemEvents)
+        .where(and(eq(systemEvents.agentName, agentName), eq(systemEvents.state, 'queued')))
+        .get()?.n ?? 0
+    );
+  }
+
+  markProcessing(ids: string[], turnId: string): void {
+    if (ids.length)
+      this.db
+        .update(systemEvents)
+        .set({ state: 'processing', turnId })
+        .where(inArray(systemEvents.id, ids))
+        .run();
+  }
+
+  finishForTurn(
+    turnId: string,
+    state: Extract<EventState, 'done' | 'failed'>,
+    now: number
+  ): EventRow[] {
+    return this.db
+      .update(systemEvents)
+      .set({ state, processedAt: now })
+      .where(and(eq(systemEvents.turnId, turnId), eq(systemEvents.state, 'processing')))
+      .returning()
+      .all();
+  }
+
+  page(
+    filter: { agentName?: string; state?: EventState },
+    limit: number,
+    cursor?: { at: number; id: string }
+  ): EventRow[] {
+    const where = [
+      filter.agentName ? eq(systemEvents.agentName, filter.agentName) : undefined,
+      filter.state ? eq(systemEvents.state, filter.state) : undefined,
+      cursor
+        ? or(
+            lt(systemEvents.createdAt, cursor.at),
+            and(eq(systemEvents.createdAt, cursor.at), lt(systemEvents.id, cursor.id))
+          )
+        : undefined
+    ].filter((w) => w !== undefined);
+    return this.db
+      .select()
+      .from(systemEvents)
+      .where(where.length ? and(...where) : undefined)
+      .orderBy(desc(systemEvents.createdAt), desc(systemEvents.id))
+      .limit(limit)
+      .all();
+  }
+}

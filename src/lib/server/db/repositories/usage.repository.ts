@@ -1,0 +1,97 @@
+import { and, gte, lt, sql, eq } from 'drizzle-orm';
+import type { Db } from '../client';
+import { messages, requestCounts, turns } from '../schema';
+
+export interface UsageFilter {
+  since?: number;
+  until?: number;
+  agentName?: string;
+}
+
+export class UsageRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Turn and token counts by agent and day (UTC). */
+  turnsByAgentDay(filter: UsageFilter) {
+    const where = [
+      filter.since !== undefined ? gte(turns.queuedAt, filter.since) : undefined,
+      filter.until !== undefined ? lt(turns.queuedAt, filter.until) : undefined,
+      filter.agentName ? eq(turns.agentName, filter.agentName) : undefined
+    ].filter((w) => w !== undefined);
+    return this.db
+      .select({
+        agentName: turns.agentName,
+        day: sql<string>`strftime('%Y-%m-%d', ${turns.queuedAt} / 1000, 'unixepoch')`,
+        turns: sql<number>`count(*)`,
+        prompt: sql<number>`coalesce(sum(${turns.promptTokens}), 0)`,
+        completion: sql<number>`coalesce(sum(${turns.completionTokens}), 0)`
+      })
+      .from(turns)
+      .where(where.length ? and(...where) : undefined)
+      .groupBy(turns.agentName, sql`2`)
+      .all();
+  }
+
+  /** Message counts by agent and day, through their sessions. */
+  messagesByAgentDay(filter: UsageFilter) {
+    const where = [
+      filter.since !== undefined ? gte(messages.createdAt, filter.since) : undefined,
+      filter.until !== undefined ? lt(messages.createdAt, filter.until) : undefined,
+      filter.agentName ? sql`s.agent_name = ${filter.agentName}` : undefined
+    ].filter((w) => w !== undefined);
+    return this.db
+      .select({
+        agentName: sql<string>`s.agent_name`,
+        day: sql<string>`strftime('%Y-%m-%d', ${messages.createdAt} / 1000, 'unixepoch')`,
+        messages: sql<number>`count(*)`
+      })
+      .from(messages)
+      .innerJoin(sql`chat_sessions s`, sql`s.id = ${messages.sessionId}`)
+      .where(where.length ? and(...where) : undefined)
+      .groupBy(sql`1`, sql`2`)
+      .all();
+  }
+
+  /** Adds counts to the per-day request counters in one transaction. */
+  addRequests(
+    rows: {
+      day: string;
+      iface: string;
+      route: string;
+      status: number;
+      token: string;
+      count: number;
+    }[]
+  ): void {
+    if (!rows.length) return;
+    this.db.transaction((tx) => {
+      for (const row of rows)
+        tx.insert(requestCounts)
+          .values({ ...row, id: `${row.day}|${row.iface}|${row.route}|${row.status}|${row.token}` })
+          .onConflictDoUpdate({
+            target: requestCounts.id,
+            set: { count: sql`${requestCounts.count} + ${row.count}` }
+          })
+          .run();
+    });
+  }
+
+  requests(filter: { sinceDay?: string; untilDay?: string }) {
+    const where = [
+      filter.sinceDay ? gte(requestCounts.day, filter.sinceDay) : undefined,
+      filter.untilDay ? lt(requestCounts.day, filter.untilDay) : undefined
+    ].filter((w) => w !== undefined);
+    return this.db
+      .select({
+        iface: requestCounts.iface,
+        route: requestCounts.route,
+        status: requestCounts.status,
+        token: requestCounts.token,
+        count: sql<number>`sum(${requestCounts.count})`
+      })
+      .from(requestCounts)
+      .where(where.length ? and(...where) : undefined)
+      .groupBy(requestCounts.iface, requestCounts.route, requestCounts.status, requestCounts.token)
+      .all();
+  }
+}

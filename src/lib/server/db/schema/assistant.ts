@@ -1,0 +1,110 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+/** Agents made in the console; agents from the config file live only in memory. */
+export const agents = sqliteTable('agents', {
+  name: text('name').primaryKey(),
+  description: text('description').notNull().default(''),
+  provider: text('provider').notNull(),
+  model: text('model'),
+  systemPrompt: text('system_prompt'),
+  skills: text('skills', { mode: 'json' }).$type<string[]>().notNull(),
+  heartbeatMs: integer('heartbeat_ms').notNull(),
+  channel: text('channel'),
+  disabled: integer('disabled', { mode: 'boolean' }).notNull().default(false),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull()
+});
+
+/** A conversation keyed by a string (`main`, `webhook:github`, `rpc:slack:u1` …) per agent. */
+export const chatSessions = sqliteTable(
+  'chat_sessions',
+  {
+    id: text('id').primaryKey(),
+    agentName: text('agent_name').notNull(),
+    key: text('key').notNull(),
+    summary: text('summary'),
+    compactedMessages: integer('compacted_messages').notNull().default(0),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull()
+  },
+  (t) => [
+    uniqueIndex('chat_sessions_agent_key').on(t.agentName, t.key),
+    index('chat_sessions_updated').on(t.updatedAt)
+  ]
+);
+
+export const messages = sqliteTable(
+  'messages',
+  {
+    id: text('id').primaryKey(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => chatSessions.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    role: text('role', { enum: ['user', 'assistant', 'system', 'tool'] }).notNull(),
+    content: text('content').notNull(),
+    turnId: text('turn_id'),
+    channel: text('channel'),
+    userId: text('user_id'),
+    tokens: integer('tokens').notNull().default(0),
+    createdAt: integer('created_at').notNull()
+  },
+  (t) => [
+    index('messages_session_seq').on(t.sessionId, t.seq),
+    index('messages_created').on(t.createdAt)
+  ]
+);
+
+export const TURN_STATES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+export type TurnState = (typeof TURN_STATES)[number];
+
+/** One agent run: a durable queue entry from `queued` to a final state. */
+export const turns = sqliteTable(
+  'turns',
+  {
+    id: text('id').primaryKey(),
+    sessionId: text('session_id').notNull(),
+    agentName: text('agent_name').notNull(),
+    state: text('state', { enum: TURN_STATES }).notNull(),
+    source: text('source').notNull(),
+    input: text('input').notNull(),
+    model: text('model'),
+    channel: text('channel'),
+    userId: text('user_id'),
+    context: text('context', { mode: 'json' }).$type<Record<string, unknown>>(),
+    delivery: text('delivery').notNull().default('none'),
+    messageId: text('message_id'),
+    result: text('result'),
+    error: text('error'),
+    promptTokens: integer('prompt_tokens').notNull().default(0),
+    completionTokens: integer('completion_tokens').notNull().default(0),
+    attempts: integer('attempts').notNull().default(0),
+    queuedAt: integer('queued_at').notNull(),
+    startedAt: integer('started_at'),
+    finishedAt: integer('finished_at')
+  },
+  (t) => [
+    index('turns_state_agent').on(t.state, t.agentName, t.queuedAt),
+    index('turns_queued').on(t.queuedAt)
+  ]
+);
+
+export const EVENT_STATES = ['queued', 'processing', 'done', 'failed'] as const;
+export type EventState = (typeof EVENT_STATES)[number];
+
+/** A system event queued by /wake, taken by the agent's next heartbeat. */
+export const systemEvents = sqliteTable(
+  'system_events',
+  {
+    id: text('id').primaryKey(),
+    agentName: text('agent_name').notNull(),
+    state: text('state', { enum: EVENT_STATES }).notNull(),
+    text: text('text').notNull(),
+    metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>(),
+    source: text('source').notNull(),
+    turnId: text('turn_id'),
+    createdAt: integer('created_at').notNull(),
+    processedAt: integer('processed_at')
+  },
+  (t) => [index('system_events_state_agent').on(t.state, t.agentName, t.createdAt)]
+);

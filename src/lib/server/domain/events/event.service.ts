@@ -1,0 +1,144 @@
+import type { EventRecord } from '$lib/contracts/assistant';
+import type { EventRepository, EventRow } from '../../db/repositories/event.repository';
+import type { EventState } from '../../db/schema';
+import type { AgentService } from '../agents/agent.service';
+import type { DomainBus } from '../bus';
+import { decodeCursor, encodeCursor } from '../cursor';
+import { notFound } from '../errors';
+import type { TurnService } from '../turns/turn.service';
+
+const EVENTS_PER_HEARTBEAT = 100;
+
+/**
+ * System events: /wake queues one (committed before it answers); each agent's heartbeat takes
+ * all its queued events into one turn, and the events follow that turn to done or failed.
+ */
+export class EventService {
+  readonly #timers = new Map<string, NodeJS.Timeout>();
+  #stopped = false;
+
+  constructor(
+    private readonly events: EventRepository,
+    private readonly agents: AgentService,
+    private readonly turns: TurnService,
+    private readonly bus: DomainBus
+  ) {
+    bus.on('turn.changed', (turn) => {
+      if (turn.state !== 'completed' && turn.state !== 'failed' && turn.state !== 'cancelled')
+        return;
+      if (turn.source !== 'heartbeat') return;
+      const state = turn.state === 'completed' ? 'done' : 'failed';
+      for (const row of this.events.finishForTurn(turn.turnId, state, Date.now()))
+        this.bus.emit('event.changed', toRecord(row));
+    });
+  }
+
+  wake(input: {
+    agentName: string;
+    text: string;
+    metadata?: Record<string, unknown> | null;
+    source: string;
+    mode?: 'now' | 'next-heartbeat';
+  }): EventRecord {
+    this.agents.require(input.agentName);
+    const row = this.events.insert({
+      id: crypto.randomUUID(),
+      agentName: input.agentName,
+      state: 'queued',
+      text: input.text,
+      metadata: input.metadata ?? null,
+      source: input.source,
+      createdAt: Date.now()
+    });
+    const record = toRecord(row);
+    this.bus.emit('event.changed', record);
+    if (input.mode === 'now') queueMicrotask(() => this.beat(input.agentName));
+    return record;
+  }
+
+  get(eventId: string): EventRecord {
+    const row = this.events.byId(eventId);
+    if (!row) throw notFound('Event');
+    return toRecord(row);
+  }
+
+  list(filter: { agentName?: string; state?: EventState }, limit: number, cursor?: string) {
+    const rows = this.events.page(filter, limit + 1, decodeCursor(cursor));
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      events: page.map(toRecord),
+      nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null
+    };
+  }
+
+  queuedCount(agentName: string): number {
+    return this.events.countQueued(agentName);
+  }
+
+  /** One heartbeat: queued events become one turn on the agent's main session. */
+  beat(agentName: string): string | null {
+    if (this.#stopped) return null;
+    const agent = this.agents.find(agentName);
+    if (!agent || agent.disabled) return null;
+    const now = Date.now();
+    this.agents.setHeartbeat(agentName, {
+      lastHeartbeatAt: now,
+      nextHeartbeatAt: now + agent.heartbeatMs
+    });
+    const queued = this.events.queued(agentName, EVENTS_PER_HEARTBEAT);
+    if (!queued.length) return null;
+    const text = `System events:\n${queued.map(describeEvent).join('\n')}`;
+    const { turnId } = this.turns.enqueue({
+      agentName,
+      sessionKey: 'main',
+      input: text,
+      source: 'heartbeat',
+      delivery: 'none'
+    });
+    this.events.markProcessing(
+      queued.map((e) => e.id),
+      turnId
+    );
+    for (const e of queued)
+      this.bus.emit('event.changed', toRecord({ ...e, state: 'processing', turnId }));
+    if (queued.length === EVENTS_PER_HEARTBEAT) queueMicrotask(() => this.beat(agentName));
+    return turnId;
+  }
+
+  /** Starts a heartbeat timer per agent (and one beat now, for events left from before). */
+  start(): void {
+    this.#stopped = false;
+    for (const timer of this.#timers.values()) clearInterval(timer);
+    this.#timers.clear();
+    for (const agent of this.agents.list()) {
+      const { heartbeatMs } = this.agents.require(agent.name);
+      this.#timers.set(agent.name, setInterval(() => this.beat(agent.name), heartbeatMs).unref());
+      this.beat(agent.name);
+    }
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    for (const timer of this.#timers.values()) clearInterval(timer);
+    this.#timers.clear();
+  }
+}
+
+function describeEvent(e: EventRow): string {
+  const source = e.metadata?.source;
+  return typeof source === 'string' ? `- ${e.text} (source: ${source})` : `- ${e.text}`;
+}
+
+export function toRecord(row: EventRow): EventRecord {
+  return {
+    eventId: row.id,
+    agentName: row.agentName,
+    state: row.state,
+    text: row.text,
+    metadata: row.metadata ?? null,
+    createdAt: row.createdAt,
+    processedAt: row.processedAt ?? null,
+    turnId: row.turnId ?? null
+  };
+}

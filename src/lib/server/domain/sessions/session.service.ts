@@ -1,0 +1,98 @@
+import type { MessageRecord, SessionRecord } from '$lib/contracts/assistant';
+import type {
+  ChatSessionRow,
+  MessageRow,
+  SessionRepository
+} from '../../db/repositories/session.repository';
+import type { DomainBus } from '../bus';
+import { decodeCursor, encodeCursor } from '../cursor';
+import { invalid, notFound } from '../errors';
+
+/** Messages kept verbatim by a compaction; older ones become the summary. */
+const KEEP_AFTER_COMPACTION = 4;
+
+export class SessionService {
+  constructor(
+    private readonly sessions: SessionRepository,
+    private readonly bus: DomainBus
+  ) {}
+
+  list(agentName: string | undefined, limit: number, cursor?: string) {
+    const rows = this.sessions.page(agentName, limit + 1, decodeCursor(cursor));
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      sessions: page.map(toRecord),
+      nextCursor: rows.length > limit && last ? encodeCursor(last.updatedAt, last.id) : null
+    };
+  }
+
+  /** The session and its newest messages (oldest first); `before` is a message id. */
+  get(
+    sessionId: string,
+    limit: number,
+    before?: string
+  ): { session: SessionRecord; messages: MessageRecord[] } {
+    const session = this.sessions.byId(sessionId);
+    if (!session) throw notFound('Session');
+    let beforeSeq: number | undefined;
+    if (before !== undefined) {
+      beforeSeq = this.sessions.messageSeq(before);
+      if (beforeSeq === undefined) throw invalid('before: no such message');
+    }
+    return {
+      session: toRecord(session),
+      messages: this.sessions.messages(sessionId, limit, beforeSeq).map(toMessage)
+    };
+  }
+
+  compact(sessionId: string): { sessionId: string; compactedMessages: number; summary: string } {
+    const result = this.sessions.compact(sessionId, KEEP_AFTER_COMPACTION, summarize, Date.now());
+    if (!result) throw notFound('Session');
+    const session = this.sessions.byId(sessionId)!;
+    this.bus.emit('session.changed', {
+      sessionId,
+      agentName: session.agentName,
+      change: 'compacted'
+    });
+    return { sessionId, compactedMessages: result.removed, summary: result.summary };
+  }
+
+  delete(sessionId: string): { sessionId: string; deleted: true } {
+    const row = this.sessions.delete(sessionId);
+    if (!row) throw notFound('Session');
+    this.bus.emit('session.changed', { sessionId, agentName: row.agentName, change: 'deleted' });
+    return { sessionId, deleted: true };
+  }
+}
+
+/** The offline summary: who said what, first line of each, bounded in length. */
+function summarize(old: MessageRow[], previous: string | null): string {
+  const lines = old.map((m) => `${m.role}: ${(m.content.split('\n')[0] ?? '').slice(0, 120)}`);
+  const text = [previous, ...lines].filter(Boolean).join('\n');
+  return text.length > 4000 ? `…${text.slice(-4000)}` : text;
+}
+
+function toRecord(row: ChatSessionRow & { messageCount: number }): SessionRecord {
+  return {
+    sessionId: row.id,
+    agentName: row.agentName,
+    key: row.key,
+    messageCount: row.messageCount,
+    summary: row.summary ?? null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt
+  };
+}
+
+function toMessage(row: MessageRow): MessageRecord {
+  return {
+    messageId: row.id,
+    role: row.role,
+    content: row.content,
+    turnId: row.turnId ?? null,
+    channel: row.channel ?? null,
+    userId: row.userId ?? null,
+    createdAt: row.createdAt
+  };
+}

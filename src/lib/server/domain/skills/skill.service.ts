@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import type { SkillInfo, SkillRunRecord } from '$lib/contracts/assistant';
+import type { SkillRunRepository, SkillRunRow } from '../../db/repositories/skill-run.repository';
+import { DomainError, notFound } from '../errors';
+import type { BuiltinSkill } from './builtin-skills';
+
+const RUN_TIMEOUT_MS = 30_000;
+
+/** The skills registry and the record of every run (params, status, output, trigger, who). */
+export class SkillService {
+  readonly #skills = new Map<string, BuiltinSkill>();
+
+  constructor(
+    private readonly runs: SkillRunRepository,
+    skills: BuiltinSkill[]
+  ) {
+    for (const skill of skills) this.#skills.set(skill.id, skill);
+  }
+
+  list(): SkillInfo[] {
+    return [...this.#skills.values()].map((s) => ({
+      id: s.id,
+      name: s.name,
+      description: s.description,
+      kind: 'builtin',
+      paramsSchema: z.toJSONSchema(s.params, { io: 'input' })
+    }));
+  }
+
+  /** Starts a run (committed as `running`), returns its record once done. */
+  start(
+    id: string,
+    rawParams: Record<string, unknown>,
+    by: { trigger: string; actor: string | null }
+  ): { runId: string; done: Promise<SkillRunRecord> } {
+    const skill = this.#skills.get(id);
+    if (!skill) throw notFound(`Skill ${id}`);
+    const parsed = skill.params.safeParse(rawParams);
+    if (!parsed.success)
+      throw new DomainError(
+        'INVALID',
+        `params: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`
+      );
+    const started = Date.now();
+    const run = this.runs.insert({
+      id: crypto.randomUUID(),
+      skillId: id,
+      params: rawParams,
+      status: 'running',
+      trigger: by.trigger,
+      actor: by.actor,
+      startedAt: started
+    });
+    const abort = AbortSignal.timeout(RUN_TIMEOUT_MS);
+    const done = skill.run(parsed.data, abort).then(
+      (output) => this.#finish(run.id, 'completed', 0, output, null, started),
+      (err: unknown) =>
+        this.#finish(
+          run.id,
+          'failed',
+          1,
+          null,
+          err instanceof Error ? err.message : String(err),
+          started
+        )
+    );
+    return { runId: run.id, done };
+  }
+
+  async trigger(
+    id: string,
+    params: Record<string, unknown>,
+    by: { trigger: string; actor: string | null }
+  ) {
+    const run = await this.start(id, params, by).done;
+    if (run.status === 'failed') throw new DomainError('INVALID', run.logs ?? 'skill failed');
+    return run;
+  }
+
+  get(runId: string): SkillRunRecord {
+    const row = this.runs.byId(runId);
+    if (!row) throw notFound('Skill run');
+    return toRecord(row);
+  }
+
+  /** Runs left `running` by a crash will never finish: they are failed at start. */
+  recover(): number {
+    return this.runs.failRunning(Date.now());
+  }
+
+  #finish(
+    id: string,
+    status: 'completed' | 'failed',
+    exitCode: number,
+    output: unknown,
+    logs: string | null,
+    started: number
+  ): SkillRunRecord {
+    const finishedAt = Date.now();
+    const row = this.runs.finish(id, {
+      status,
+      exitCode,
+      output,
+      logs,
+      finishedAt,
+      durationMs: finishedAt - started
+    });
+    return toRecord(row!);
+  }
+}
+
+export function toRecord(row: SkillRunRow): SkillRunRecord {
+  return {
+    runId: row.id,
+    skillId: row.skillId,
+    status: row.status,
+    output: row.output ?? null,
+    exitCode: row.exitCode ?? null,
+    durationMs: row.durationMs ?? null,
+    params: row.params,
+    trigger: row.trigger,
+    actor: row.actor ?? null,
+    startedAt: row.startedAt,
+    finishedAt: row.finishedAt ?? null,
+    logs: row.logs ?? null
+  };
+}

@@ -1,0 +1,289 @@
+import type { TurnRecord } from '$lib/contracts/assistant';
+import type { SessionRepository } from '../../db/repositories/session.repository';
+import type { TurnRepository, TurnRow } from '../../db/repositories/turn.repository';
+import type { TurnState } from '../../db/schema';
+import type { AgentService } from '../agents/agent.service';
+import type { DomainBus } from '../bus';
+import { decodeCursor, encodeCursor } from '../cursor';
+import { notFound } from '../errors';
+import type { SkillService } from '../skills/skill.service';
+
+export interface EnqueueTurn {
+  agentName: string;
+  sessionKey: string;
+  input: string;
+  source: string;
+  model?: string | null;
+  channel?: string | null;
+  userId?: string | null;
+  context?: Record<string, unknown> | null;
+  delivery?: 'announce' | 'none';
+}
+
+const MAX_ATTEMPTS = 3;
+const HISTORY_LIMIT = 40;
+
+/**
+ * Turns as a durable queue in SQLite: enqueue commits before it returns; a runner per agent
+ * claims queued turns (bounded concurrency), runs the provider, and commits the reply.
+ */
+export class TurnService {
+  readonly #running = new Map<string, number>();
+  readonly #aborts = new Map<string, AbortController>();
+  #stopped = false;
+
+  constructor(
+    private readonly turns: TurnRepository,
+    private readonly sessions: SessionRepository,
+    private readonly agents: AgentService,
+    private readonly skills: SkillService,
+    private readonly bus: DomainBus,
+    private readonly concurrencyPerAgent = 2
+  ) {}
+
+  /** Queues a turn with its user message; returns once both are committed. */
+  enqueue(input: EnqueueTurn): { turnId: string; sessionId: string; messageId: string } {
+    this.agents.require(input.agentName);
+    const now = Date.now();
+    const turnId = crypto.randomUUID();
+    const messageId = crypto.randomUUID();
+    const { turn, sessionId, sessionCreated } = this.turns.enqueueWithMessage({
+      agentName: input.agentName,
+      sessionKey: input.sessionKey,
+      now,
+      message: {
+        id: messageId,
+        content: input.input,
+        channel: input.channel ?? null,
+        userId: input.userId ?? null
+      },
+      turn: {
+        id: turnId,
+        state: 'queued',
+        source: input.source,
+        input: input.input,
+        model: input.model ?? null,
+        channel: input.channel ?? null,
+        userId: input.userId ?? null,
+        context: input.context ?? null,
+        delivery: input.delivery ?? 'none',
+        queuedAt: now
+      }
+    });
+    if (sessionCreated)
+      this.bus.emit('session.changed', {
+        sessionId,
+        agentName: input.agentName,
+        change: 'created'
+      });
+    this.bus.emit('message.created', {
+      sessionId,
+      agentName: input.agentName,
+      messageId,
+      role: 'user',
+      content: input.input
+    });
+    this.bus.emit('turn.changed', toRecord(turn));
+    queueMicrotask(() => this.kick(input.agentName));
+    return { turnId, sessionId, messageId };
+  }
+
+  get(turnId: string): TurnRecord {
+    const row = this.turns.byId(turnId);
+    if (!row) throw notFound('Turn');
+    return toRecord(row);
+  }
+
+  list(
+    filter: { agentName?: string; state?: TurnState; sessionId?: string },
+    limit: number,
+    cursor?: string
+  ) {
+    const rows = this.turns.page(filter, limit + 1, decodeCursor(cursor));
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      turns: page.map(toRecord),
+      nextCursor: rows.length > limit && last ? encodeCursor(last.queuedAt, last.id) : null
+    };
+  }
+
+  running(agentName: string): number {
+    return this.#running.get(agentName) ?? 0;
+  }
+
+  /** Resolves with the turn once it is final, or as it stands after `timeoutMs`. */
+  waitFor(turnId: string, timeoutMs: number): Promise<TurnRecord> {
+    const current = this.get(turnId);
+    if (isFinal(current.state)) return Promise.resolve(current);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        off();
+        resolve(this.get(turnId));
+      }, timeoutMs);
+      const off = this.bus.on('turn.changed', (turn) => {
+        if (turn.turnId !== turnId || !isFinal(turn.state)) return;
+        clearTimeout(timer);
+        off();
+        resolve(turn);
+      });
+    });
+  }
+
+  /** At start: turns a crash left running go back to the queue; then every queue runs. */
+  recover(): { requeued: number; failed: number } {
+    const result = this.turns.recover(MAX_ATTEMPTS, Date.now());
+    for (const agent of this.turns.agentsWithQueued()) this.kick(agent);
+    return result;
+  }
+
+  kick(agentName: string): void {
+    if (this.#stopped) return;
+    const agent = this.agents.find(agentName);
+    if (!agent || agent.disabled) return;
+    while (this.running(agentName) < this.concurrencyPerAgent) {
+      const row = this.turns.claimNext(agentName, Date.now());
+      if (!row) return;
+      this.#running.set(agentName, this.running(agentName) + 1);
+      this.agents.touch(agentName);
+      this.bus.emit('turn.changed', toRecord(row));
+      void this.#run(row).finally(() => {
+        this.#running.set(agentName, this.running(agentName) - 1);
+        this.agents.touch(agentName);
+        this.kick(agentName);
+      });
+    }
+  }
+
+  /** Stops claiming turns and cancels those in flight; they stay `running` for recovery. */
+  stop(): void {
+    this.#stopped = true;
+    for (const abort of this.#aborts.values()) abort.abort();
+  }
+
+  async #run(row: TurnRow): Promise<void> {
+    const abort = new AbortController();
+    this.#aborts.set(row.id, abort);
+    try {
+      const agent = this.agents.require(row.agentName);
+      const provider = this.agents.provider(agent);
+      const session = this.sessions.byId(row.sessionId);
+      const history = this.sessions
+        .history(row.sessionId, HISTORY_LIMIT)
+        .filter((m) => m.id !== row.messageId)
+        .map((m) => ({ role: m.role, content: m.content }));
+      if (session?.summary)
+        history.unshift({
+          role: 'system',
+          content: `Summary of earlier messages: ${session.summary}`
+        });
+      let reply = '';
+      let usage = { prompt: 0, completion: 0 };
+      for await (const chunk of provider.run({
+        agentName: agent.name,
+        model: row.model ?? agent.model ?? null,
+        systemPrompt: agent.systemPrompt ?? null,
+        history,
+        input: row.input,
+        skills: this.skills
+          .list()
+          .filter((s) => agent.skills.length === 0 || agent.skills.includes(s.id)),
+        runSkill: async (id, params) =>
+          (await this.skills.trigger(id, params, { trigger: `turn:${row.id}`, actor: agent.name }))
+            .output,
+        status: () => this.agents.status(agent.name),
+        signal: abort.signal
+      })) {
+        if (chunk.type === 'delta')
+          this.bus.emit('message.delta', {
+            turnId: row.id,
+            sessionId: row.sessionId,
+            agentName: row.agentName,
+            text: chunk.text
+          });
+        else {
+          reply = chunk.text;
+          usage = chunk.usage;
+        }
+      }
+      if (this.#stopped) return;
+      this.#complete(row, reply, usage);
+    } catch (err) {
+      if (this.#stopped) return;
+      const error = err instanceof Error ? err.message : String(err);
+      const failed = this.turns.finish(row.id, { state: 'failed', error, finishedAt: Date.now() });
+      if (failed) this.bus.emit('turn.changed', toRecord(failed));
+    } finally {
+      this.#aborts.delete(row.id);
+    }
+  }
+
+  #complete(row: TurnRow, reply: string, usage: { prompt: number; completion: number }): void {
+    const now = Date.now();
+    const message = this.sessions.appendMessage(row.sessionId, {
+      id: crypto.randomUUID(),
+      role: 'assistant',
+      content: reply,
+      turnId: row.id,
+      channel: row.channel,
+      tokens: usage.completion,
+      createdAt: now
+    });
+    const done = this.turns.finish(row.id, {
+      state: 'completed',
+      result: reply,
+      promptTokens: usage.prompt,
+      completionTokens: usage.completion,
+      finishedAt: now
+    });
+    this.bus.emit('message.created', {
+      sessionId: row.sessionId,
+      agentName: row.agentName,
+      messageId: message.id,
+      role: 'assistant',
+      content: reply
+    });
+    if (row.delivery === 'announce') this.#announce(row, reply, now);
+    if (done) this.bus.emit('turn.changed', toRecord(done));
+  }
+
+  /** Delivery `announce`: the result is posted to the agent's main session too. */
+  #announce(row: TurnRow, reply: string, now: number): void {
+    const main = this.sessions.getOrCreate(row.agentName, 'main', now);
+    if (main.id === row.sessionId) return;
+    const message = this.sessions.appendMessage(main.id, {
+      id: crypto.randomUUID(),
+      role: 'assistant',
+      content: reply,
+      turnId: row.id,
+      channel: 'announce',
+      createdAt: now
+    });
+    this.bus.emit('message.created', {
+      sessionId: main.id,
+      agentName: row.agentName,
+      messageId: message.id,
+      role: 'assistant',
+      content: reply
+    });
+  }
+}
+
+export const isFinal = (state: string): boolean =>
+  state === 'completed' || state === 'failed' || state === 'cancelled';
+
+export function toRecord(row: TurnRow): TurnRecord {
+  return {
+    turnId: row.id,
+    sessionId: row.sessionId,
+    agentName: row.agentName,
+    state: row.state,
+    source: row.source,
+    queuedAt: row.queuedAt,
+    startedAt: row.startedAt ?? null,
+    finishedAt: row.finishedAt ?? null,
+    result: row.result ?? null,
+    error: row.error ?? null,
+    usage: { prompt: row.promptTokens, completion: row.completionTokens }
+  };
+}

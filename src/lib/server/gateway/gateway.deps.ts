@@ -1,0 +1,38 @@
+import type { Readiness } from '$lib/contracts/health';
+import type { ConfigStore } from '../config/config.store';
+import type { AccessRepository } from '../db/repositories/access.repository';
+import type { CredentialService } from '../domain/access/credential.service';
+import type { AgentService } from '../domain/agents/agent.service';
+import type { AuditService } from '../domain/audit/audit.service';
+import type { DomainBus } from '../domain/bus';
+import type { EventService } from '../domain/events/event.service';
+import type { SessionService } from '../domain/sessions/session.service';
+import type { SkillService } from '../domain/skills/skill.service';
+import type { TurnService } from '../domain/turns/turn.service';
+import type { UsageService } from '../domain/usage/usage.service';
+import type { EngineClient } from '../engine/engine.client';
+import type { Logger } from '../logger';
+
+/** What the protocol adapters (REST, RPC, webhooks) may use: the domain, never HTTP framework. */
+export interface GatewayDeps {
+  config: ConfigStore;
+  agents: AgentService;
+  turns: TurnService;
+  events: EventService;
+  sessions: SessionService;
+  skills: SkillService;
+  usage: UsageService;
+  credentials: CredentialService;
+  audit: AuditService;
+  bus: DomainBus;
+  engine: EngineClient;
+  /** Idempotency keys and atomic event + key commits for webhooks. */
+  access: AccessRepository;
+  logger: Logger;
+  bodyLimit: number;
+  startedAt: number;
+  version: string;
+  readiness(): Promise<Readiness>;
+  /** Re-reads the config file (system.reload); the old one stays when the new one is invalid. */
+  reload(): { ok: true; changes: string[] } | { ok: false; error: string; issues: string[] };
+}
