@@ -1,0 +1,76 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { testDomain } from '../testing';
+
+type Domain = ReturnType<typeof testDomain>;
+let domain: Domain | undefined;
+afterEach(() => domain?.close());
+
+const settled = (d: Domain, eventId: string) =>
+  new Promise<void>((resolve) => {
+    const check = () =>
+      d.events.get(eventId).state === 'done' ? resolve() : setTimeout(check, 10);
+    check();
+  });
+
+describe('EventService (real SQLite)', () => {
+  it('queues a committed event that waits for the next heartbeat', () => {
+    domain = testDomain();
+    const event = domain.events.wake({
+      agentName: 'main',
+      text: 'deploy finished',
+      metadata: { source: 'ci' },
+      source: 'webhook'
+    });
+    expect(event.state).toBe('queued');
+    expect(
+      domain.database.sqlite
+        .prepare('select state, text from system_events where id = ?')
+        .get(event.eventId)
+    ).toEqual({ state: 'queued', text: 'deploy finished' });
+    expect(domain.agents.status('main').queuedEvents).toBe(1);
+  });
+
+  it('a heartbeat takes all queued events into one turn, and they follow it to done', async () => {
+    domain = testDomain();
+    const a = domain.events.wake({ agentName: 'main', text: 'first', source: 'webhook' });
+    const b = domain.events.wake({
+      agentName: 'main',
+      text: 'second',
+      metadata: { source: 'ci' },
+      source: 'webhook'
+    });
+    const turnId = domain.events.beat('main');
+    expect(turnId).toBeTruthy();
+    const turn = await domain.turns.waitFor(turnId!, 5000);
+    expect(turn.result).toBe('Noted 2 system events.');
+    await settled(domain, a.eventId);
+    expect(domain.events.get(b.eventId)).toMatchObject({ state: 'done', turnId });
+    expect(domain.events.get(a.eventId).processedAt).toBeGreaterThan(0);
+    expect(domain.agents.status('main')).toMatchObject({
+      queuedEvents: 0,
+      lastHeartbeatAt: expect.any(Number),
+      nextHeartbeatAt: expect.any(Number)
+    });
+    expect(domain.events.beat('main')).toBeNull();
+  });
+
+  it('mode "now" asks for an immediate heartbeat', async () => {
+    domain = testDomain({ agents: [{ name: 'main', heartbeatMs: 3_600_000 }] });
+    const event = domain.events.wake({
+      agentName: 'main',
+      text: 'urgent',
+      source: 'webhook',
+      mode: 'now'
+    });
+    await settled(domain, event.eventId);
+    expect(domain.events.get(event.eventId).turnId).toBeTruthy();
+  });
+
+  it('heartbeats run on the configured interval', async () => {
+    domain = testDomain({ agents: [{ name: 'fast', heartbeatMs: 1000 }] });
+    domain.events.start();
+    const event = domain.events.wake({ agentName: 'fast', text: 'tick', source: 'webhook' });
+    await settled(domain, event.eventId);
+    expect(domain.events.list({ agentName: 'fast', state: 'done' }, 10).events).toHaveLength(1);
+  });
+});

@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { testDomain } from '../testing';
+
+let domain: ReturnType<typeof testDomain> | undefined;
+afterEach(() => domain?.close());
+
+describe('SessionService (real SQLite)', () => {
+  it('compacts all but the newest messages into a summary the next turn sees', async () => {
+    domain = testDomain();
+    let sessionId = '';
+    for (let i = 0; i < 4; i++) {
+      const t = domain.turns.enqueue({
+        agentName: 'main',
+        sessionKey: 'long',
+        input: `message ${i}`,
+        source: 'rpc'
+      });
+      sessionId = t.sessionId;
+      await domain.turns.waitFor(t.turnId, 5000);
+    }
+    expect(domain.sessions.get(sessionId, 50).messages).toHaveLength(8);
+    const result = domain.sessions.compact(sessionId);
+    expect(result.compactedMessages).toBe(4);
+    expect(result.summary).toContain('user: message 0');
+    const after = domain.sessions.get(sessionId, 50);
+    expect(after.messages).toHaveLength(4);
+    expect(after.session.summary).toBe(result.summary);
+    expect(domain.sessions.compact(sessionId).compactedMessages).toBe(0);
+  });
+
+  it('pages messages with before, lists and deletes sessions', async () => {
+    domain = testDomain();
+    const t = domain.turns.enqueue({
+      agentName: 'main',
+      sessionKey: 'paged',
+      input: 'one',
+      source: 'rpc'
+    });
+    await domain.turns.waitFor(t.turnId, 5000);
+    const all = domain.sessions.get(t.sessionId, 10).messages;
+    const older = domain.sessions.get(t.sessionId, 10, all[1]!.messageId).messages;
+    expect(older.map((m) => m.messageId)).toEqual([all[0]!.messageId]);
+    expect(() => domain!.sessions.get(t.sessionId, 10, 'nope')).toThrow(/before/);
+    expect(domain.sessions.list(undefined, 10).sessions.map((s) => s.key)).toContain('paged');
+    expect(domain.sessions.delete(t.sessionId)).toEqual({ sessionId: t.sessionId, deleted: true });
+    expect(() => domain!.sessions.get(t.sessionId, 10)).toThrow(/not found/);
+    expect(
+      domain.database.sqlite
+        .prepare('select count(*) n from messages where session_id = ?')
+        .get(t.sessionId)
+    ).toEqual({ n: 0 });
+  });
+});

@@ -1,0 +1,147 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { testDomain } from '../testing';
+
+type Domain = ReturnType<typeof testDomain>;
+let domain: Domain | undefined;
+afterEach(() => domain?.close());
+
+describe('TurnService (real SQLite)', () => {
+  it('commits the message and queued turn before returning, then completes offline', async () => {
+    domain = testDomain();
+    const { turnId, sessionId, messageId } = domain.turns.enqueue({
+      agentName: 'main',
+      sessionKey: 'rest:ci',
+      input: 'help',
+      source: 'rest'
+    });
+    const stored = domain.database.sqlite
+      .prepare('select state from turns where id = ?')
+      .get(turnId) as { state: string };
+    expect(stored.state).toBe('queued');
+    expect(
+      domain.database.sqlite.prepare('select role from messages where id = ?').get(messageId)
+    ).toEqual({ role: 'user' });
+    const done = await domain.turns.waitFor(turnId, 5000);
+    expect(done.state).toBe('completed');
+    expect(done.result).toContain('builtin provider');
+    expect(done.usage.completion).toBeGreaterThan(0);
+    const { messages } = domain.sessions.get(sessionId, 10);
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+  });
+
+  it('refuses an unknown agent', () => {
+    domain = testDomain();
+    expect(() =>
+      domain!.turns.enqueue({ agentName: 'ghost', sessionKey: 'x', input: 'hi', source: 'rest' })
+    ).toThrow(/Agent ghost not found/);
+  });
+
+  it('runs at most two turns of an agent at once, and all of them in the end', async () => {
+    domain = testDomain();
+    let running = 0;
+    let peak = 0;
+    domain.bus.on('turn.changed', (t) => {
+      if (t.state === 'running') peak = Math.max(peak, ++running);
+      if (t.state === 'completed' || t.state === 'failed') running--;
+    });
+    const ids = Array.from(
+      { length: 6 },
+      (_, i) =>
+        domain!.turns.enqueue({
+          agentName: 'main',
+          sessionKey: `s${i}`,
+          input: `hello ${i}`,
+          source: 'rest'
+        }).turnId
+    );
+    const results = await Promise.all(ids.map((id) => domain!.turns.waitFor(id, 5000)));
+    expect(results.every((r) => r.state === 'completed')).toBe(true);
+    expect(peak).toBeLessThanOrEqual(2);
+    expect(peak).toBeGreaterThanOrEqual(1);
+  });
+
+  it('runs /skill commands through the registry and records the run', async () => {
+    domain = testDomain();
+    const { turnId } = domain.turns.enqueue({
+      agentName: 'main',
+      sessionKey: 'k',
+      input: '/skill echo {"a":1}',
+      source: 'rest'
+    });
+    const done = await domain.turns.waitFor(turnId, 5000);
+    expect(done.result).toBe('Skill echo returned: {"a":1}');
+    const run = domain.database.sqlite
+      .prepare('select skill_id, status, trigger from skill_runs')
+      .get();
+    expect(run).toEqual({ skill_id: 'echo', status: 'completed', trigger: `turn:${turnId}` });
+  });
+
+  it('delivery announce posts the result to the agent main session', async () => {
+    domain = testDomain();
+    const { turnId } = domain.turns.enqueue({
+      agentName: 'main',
+      sessionKey: 'webhook:github',
+      input: 'push happened',
+      source: 'webhook',
+      delivery: 'announce'
+    });
+    await domain.turns.waitFor(turnId, 5000);
+    const main = domain.sessions.list('main', 10).sessions.find((s) => s.key === 'main')!;
+    const { messages } = domain.sessions.get(main.sessionId, 10);
+    expect(messages).toEqual([
+      expect.objectContaining({ role: 'assistant', channel: 'announce', turnId })
+    ]);
+  });
+
+  it('after a crash, turns left running are queued again and finish; too many attempts fail', async () => {
+    domain = testDomain();
+    const dir = domain.dir;
+    const first = domain.turns.enqueue({
+      agentName: 'main',
+      sessionKey: 'a',
+      input: 'one',
+      source: 'rest'
+    });
+    const second = domain.turns.enqueue({
+      agentName: 'main',
+      sessionKey: 'b',
+      input: 'two',
+      source: 'rest'
+    });
+    // Simulate a crash mid-run: both marked running, one of them already tried three times.
+    domain.turns.stop();
+    domain.database.sqlite
+      .prepare("update turns set state = 'running', attempts = 1 where id = ?")
+      .run(first.turnId);
+    domain.database.sqlite
+      .prepare("update turns set state = 'running', attempts = 3 where id = ?")
+      .run(second.turnId);
+    domain.close(false);
+
+    domain = testDomain({}, dir);
+    expect(domain.turns.recover()).toEqual({ requeued: 1, failed: 1 });
+    expect((await domain.turns.waitFor(first.turnId, 5000)).state).toBe('completed');
+    expect(domain.turns.get(second.turnId)).toMatchObject({
+      state: 'failed',
+      error: 'interrupted by a restart too many times'
+    });
+  });
+
+  it('pages turns newest first with a cursor', async () => {
+    domain = testDomain();
+    const ids = [];
+    for (let i = 0; i < 5; i++) {
+      ids.push(
+        domain.turns.enqueue({ agentName: 'main', sessionKey: 'p', input: `m${i}`, source: 'rpc' })
+          .turnId
+      );
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    const page1 = domain.turns.list({ agentName: 'main' }, 3);
+    expect(page1.turns.map((t) => t.turnId)).toEqual(ids.slice(2).reverse());
+    const page2 = domain.turns.list({ agentName: 'main' }, 3, page1.nextCursor!);
+    expect(page2.turns.map((t) => t.turnId)).toEqual(ids.slice(0, 2).reverse());
+    expect(page2.nextCursor).toBeNull();
+    expect(() => domain!.turns.list({}, 3, 'garbage!')).toThrow(/cursor/);
+  });
+});
