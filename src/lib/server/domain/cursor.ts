@@ -14,3 +14,21 @@ export function decodeCursor(cursor: string | undefined): { at: number; id: stri
     throw invalid('cursor is not valid');
   return { at, id: text.slice(colon + 1) };
 }
+
+/**
+ * One page from `limit + 1` rows fetched newest first: the rows mapped, and a cursor when more
+ * remain (taken from the last row kept).
+ */
+export function paginate<Row, Out>(
+  rows: Row[],
+  limit: number,
+  key: (row: Row) => [at: number, id: string],
+  map: (row: Row) => Out
+): { items: Out[]; nextCursor: string | null } {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map(map),
+    nextCursor: rows.length > limit && last ? encodeCursor(...key(last)) : null
+  };
+}

@@ -3,7 +3,7 @@ import type { EventRepository, EventRow } from '../../db/repositories/event.repo
 import type { EventState } from '../../db/schema';
 import type { AgentService } from '../agents/agent.service';
 import type { DomainBus } from '../bus';
-import { decodeCursor, encodeCursor } from '../cursor';
+import { decodeCursor, paginate } from '../cursor';
 import { notFound } from '../errors';
 import type { TurnService } from '../turns/turn.service';
 
@@ -64,12 +64,8 @@ export class EventService {
 
   list(filter: { agentName?: string; state?: EventState }, limit: number, cursor?: string) {
     const rows = this.events.page(filter, limit + 1, decodeCursor(cursor));
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      events: page.map(toRecord),
-      nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null
-    };
+    const { items, nextCursor } = paginate(rows, limit, (r) => [r.createdAt, r.id], toRecord);
+    return { events: items, nextCursor };
   }
 
   queuedCount(agentName: string): number {

@@ -5,7 +5,7 @@ import type {
   SessionRepository
 } from '../../db/repositories/session.repository';
 import type { DomainBus } from '../bus';
-import { decodeCursor, encodeCursor } from '../cursor';
+import { decodeCursor, paginate } from '../cursor';
 import { invalid, notFound } from '../errors';
 
 /** Messages kept verbatim by a compaction; older ones become the summary. */
@@ -19,12 +19,8 @@ export class SessionService {
 
   list(agentName: string | undefined, limit: number, cursor?: string) {
     const rows = this.sessions.page(agentName, limit + 1, decodeCursor(cursor));
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      sessions: page.map(toRecord),
-      nextCursor: rows.length > limit && last ? encodeCursor(last.updatedAt, last.id) : null
-    };
+    const { items, nextCursor } = paginate(rows, limit, (r) => [r.updatedAt, r.id], toRecord);
+    return { sessions: items, nextCursor };
   }
 
   /** The session and its newest messages (oldest first); `before` is a message id. */

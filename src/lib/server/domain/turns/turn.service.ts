@@ -4,7 +4,7 @@ import type { TurnRepository, TurnRow } from '../../db/repositories/turn.reposit
 import type { TurnState } from '../../db/schema';
 import type { AgentService } from '../agents/agent.service';
 import type { DomainBus } from '../bus';
-import { decodeCursor, encodeCursor } from '../cursor';
+import { decodeCursor, paginate } from '../cursor';
 import { notFound } from '../errors';
 import type { SkillService } from '../skills/skill.service';
 
@@ -100,12 +100,8 @@ export class TurnService {
     cursor?: string
   ) {
     const rows = this.turns.page(filter, limit + 1, decodeCursor(cursor));
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      turns: page.map(toRecord),
-      nextCursor: rows.length > limit && last ? encodeCursor(last.queuedAt, last.id) : null
-    };
+    const { items, nextCursor } = paginate(rows, limit, (r) => [r.queuedAt, r.id], toRecord);
+    return { turns: items, nextCursor };
   }
 
   running(agentName: string): number {
