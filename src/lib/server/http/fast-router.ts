@@ -14,6 +14,16 @@ export interface FastRoute {
   interface: Interface;
   /** Writes the whole answer; base security headers go in its writeHead (see sendJson). */
   handle(req: IncomingMessage, res: ServerResponse, pathname: string): void | Promise<void>;
+  /**
+   * Writes an error the front decides before `handle` runs (413 on Content-Length), in this
+   * interface's error format (REST: problem+json). Without it the front's JSON shape is used.
+   */
+  sendError?(
+    res: ServerResponse,
+    status: number,
+    message: string,
+    headers: Record<string, string>
+  ): void;
 }
 
 export interface PrefixRoute extends Omit<FastRoute, 'method'> {

@@ -46,12 +46,15 @@ export function createFront(
     }
     const length = Number(req.headers['content-length'] ?? 0);
     if (length > deps.bodyLimit) {
-      sendJson(
-        res,
-        413,
-        { status: 413, error: 'payload_too_large', message: `Body over ${deps.bodyLimit} bytes` },
-        { Connection: 'close' }
-      );
+      const message = `Body over ${deps.bodyLimit} bytes`;
+      if (route?.sendError) route.sendError(res, 413, message, { Connection: 'close' });
+      else
+        sendJson(
+          res,
+          413,
+          { status: 413, error: 'payload_too_large', message },
+          { Connection: 'close' }
+        );
       req.resume();
       return true;
     }
