@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBerth, type Berth } from './helpers/berth';
@@ -160,6 +161,30 @@ describe('REST v1', () => {
     it('answers 413 to a body declared over the limit, before reading it', async () => {
       const big = JSON.stringify({ message: 'x'.repeat(1024 * 1024 + 10) });
       expectProblem(await call('POST', '/chat/send', { raw: big }), 413);
+    });
+
+    it('answers 413 to a chunked body once it passes the limit, without a reset', async () => {
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: berth.port,
+            method: 'POST',
+            path: '/api/v1/chat/send',
+            headers: { authorization: `Bearer ${KEYS.ci}`, 'content-type': 'application/json' }
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          }
+        );
+        req.on('error', reject);
+        req.write('{"message":"');
+        const chunk = 'x'.repeat(64 * 1024);
+        for (let i = 0; i < 20; i++) req.write(chunk);
+        req.end('"}');
+      });
+      expect(status).toBe(413);
     });
 
     it('answers 400 to malformed JSON, too-deep JSON, and fields of the wrong type', async () => {

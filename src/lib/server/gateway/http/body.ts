@@ -31,19 +31,10 @@ export async function readJsonBody(
     req.resume();
     throw new BodyError(413, `body over ${limit} bytes`);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      req.destroy();
-      throw new BodyError(413, `body over ${limit} bytes`);
-    }
-    chunks.push(chunk);
-  }
+  const raw = await collect(req, limit);
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks, size));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
   } catch {
     throw new BodyError(400, 'body is not valid UTF-8');
   }
@@ -75,4 +66,38 @@ export function depthExceeds(text: string, maxDepth: number): boolean {
     } else if (c === 125 || c === 93) depth--;
   }
   return false;
+}
+
+/**
+ * Gathers the body. Past `limit` it stops keeping data and rejects with 413 at once; the rest
+ * is drained (not reset) so the client reads the answer, which closes the connection.
+ */
+function collect(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      cleanup();
+      req.resume();
+      reject(new BodyError(413, `body over ${limit} bytes`));
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(err);
+    };
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
 }

@@ -87,6 +87,8 @@ export function sendProblem(
     'Content-Type': 'application/problem+json',
     'Content-Length': Buffer.byteLength(text),
     'Cache-Control': 'no-store',
+    // The rest of an oversized body is not read: the connection ends with this answer.
+    ...(status === 413 ? { Connection: 'close' } : {}),
     ...headers
   });
   res.end(text);
