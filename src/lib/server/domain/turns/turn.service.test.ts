@@ -76,6 +76,27 @@ describe('TurnService (real SQLite)', () => {
     expect(run).toEqual({ skill_id: 'echo', status: 'completed', trigger: `turn:${turnId}` });
   });
 
+  it('offers only the skills a request names, and the agent allows', async () => {
+    domain = testDomain({ agents: [{ name: 'main', skills: ['echo'] }] });
+    const narrowed = domain.turns.enqueue({
+      agentName: 'main',
+      sessionKey: 'k',
+      input: '/skill engine.containers {}',
+      source: 'rest'
+    });
+    expect((await domain.turns.waitFor(narrowed.turnId, 5000)).result).toBe(
+      'Skill engine.containers failed: skill engine.containers is not offered to this turn'
+    );
+    const named = domain.turns.enqueue({
+      agentName: 'main',
+      sessionKey: 'k',
+      input: '/skill echo {}',
+      source: 'rest',
+      context: { skillIds: ['engine.containers'] }
+    });
+    expect((await domain.turns.waitFor(named.turnId, 5000)).result).toContain('is not offered');
+  });
+
   it('delivery announce posts the result to the agent main session', async () => {
     domain = testDomain();
     const { turnId } = domain.turns.enqueue({

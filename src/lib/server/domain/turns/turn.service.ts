@@ -173,6 +173,7 @@ export class TurnService {
           role: 'system',
           content: `Summary of earlier messages: ${session.summary}`
         });
+      const offered = this.#offeredSkills(agent.skills, row.context);
       let reply = '';
       let usage = { prompt: 0, completion: 0 };
       for await (const chunk of provider.run({
@@ -181,12 +182,16 @@ export class TurnService {
         systemPrompt: agent.systemPrompt ?? null,
         history,
         input: row.input,
-        skills: this.skills
-          .list()
-          .filter((s) => agent.skills.length === 0 || agent.skills.includes(s.id)),
-        runSkill: async (id, params) =>
-          (await this.skills.trigger(id, params, { trigger: `turn:${row.id}`, actor: agent.name }))
-            .output,
+        skills: offered,
+        runSkill: async (id, params) => {
+          if (!offered.some((skill) => skill.id === id))
+            throw new Error(`skill ${id} is not offered to this turn`);
+          const run = await this.skills.trigger(id, params, {
+            trigger: `turn:${row.id}`,
+            actor: agent.name
+          });
+          return run.output;
+        },
         status: () => this.agents.status(agent.name),
         signal: abort.signal
       })) {
@@ -212,6 +217,15 @@ export class TurnService {
     } finally {
       this.#aborts.delete(row.id);
     }
+  }
+
+  /** The agent's allowed skills (all when it lists none), narrowed by a request's skill_ids. */
+  #offeredSkills(allowed: string[], context: Record<string, unknown> | null) {
+    const requested = Array.isArray(context?.skillIds) ? (context.skillIds as unknown[]) : [];
+    return this.skills
+      .list()
+      .filter((s) => allowed.length === 0 || allowed.includes(s.id))
+      .filter((s) => requested.length === 0 || requested.includes(s.id));
   }
 
   #complete(row: TurnRow, reply: string, usage: { prompt: number; completion: number }): void {
