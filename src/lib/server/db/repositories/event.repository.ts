@@ -5,10 +5,34 @@ import { systemEvents, type EventState } from '../schema';
 export type EventRow = typeof systemEvents.$inferSelect;
 
 export class EventRepository {
-  constructor(private readonly db: Db) {}
+  /** Compiled once: /wake inserts on the hot path, and compiling the SQL cost more than running it. */
+  readonly #insert;
+  /** Without metadata, so a missing one stays SQL NULL (a placeholder would store 'null'). */
+  readonly #insertBare;
+
+  constructor(private readonly db: Db) {
+    const p = (name: string) => sql.placeholder(name);
+    const columns = {
+      id: p('id'),
+      agentName: p('agentName'),
+      state: p('state'),
+      text: p('text'),
+      source: p('source'),
+      createdAt: p('createdAt')
+    };
+    this.#insert = db
+      .insert(systemEvents)
+      .values({ ...columns, metadata: p('metadata') })
+      .returning()
+      .prepare();
+    this.#insertBare = db.insert(systemEvents).values(columns).returning().prepare();
+  }
 
   insert(row: typeof systemEvents.$inferInsert): EventRow {
-    return this.db.insert(systemEvents).values(row).returning().get();
+    // Only new events come through here: turnId and processedAt are set later.
+    if (row.turnId != null || row.processedAt != null)
+      return this.db.insert(systemEvents).values(row).returning().get();
+    return row.metadata == null ? this.#insertBare.get(row) : this.#insert.get(row);
   }
 
   byId(id: string): EventRow | undefined {

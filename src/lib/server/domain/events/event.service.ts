@@ -5,6 +5,7 @@ import type { AgentService } from '../agents/agent.service';
 import type { DomainBus } from '../bus';
 import { decodeCursor, paginate } from '../cursor';
 import { notFound } from '../errors';
+import { uuidv7 } from '../ids';
 import type { TurnService } from '../turns/turn.service';
 
 const EVENTS_PER_HEARTBEAT = 100;
@@ -42,7 +43,7 @@ export class EventService {
   }): EventRecord {
     this.agents.require(input.agentName);
     const row = this.events.insert({
-      id: crypto.randomUUID(),
+      id: uuidv7(),
       agentName: input.agentName,
       state: 'queued',
       text: input.text,

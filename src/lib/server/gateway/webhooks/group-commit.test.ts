@@ -1,0 +1,48 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { GroupCommit } from './group-commit';
+
+function setup() {
+  const db = new Database(':memory:');
+  db.exec('create table t (x integer primary key)');
+  const commits: number[] = [];
+  const atomically = <T>(work: () => T): T => {
+    const outer = !db.inTransaction;
+    const result = db.transaction(work).immediate();
+    if (outer) commits.push(Date.now());
+    return result;
+  };
+  return { db, commits, group: new GroupCommit(atomically, 3) };
+}
+
+describe('GroupCommit', () => {
+  it('commits work from one event-loop turn together, in batches of at most maxBatch', async () => {
+    const { db, commits, group } = setup();
+    const insert = (x: number) => () => db.prepare('insert into t values (?)').run(x).changes;
+    const results = await Promise.all([1, 2, 3, 4, 5].map((x) => group.run(insert(x))));
+    expect(results).toEqual([1, 1, 1, 1, 1]);
+    expect(commits).toHaveLength(2);
+    expect((db.prepare('select count(*) n from t').get() as { n: number }).n).toBe(5);
+  });
+
+  it('a failing item rejects alone; the others commit', async () => {
+    const { db, group } = setup();
+    const ok = group.run(() => db.prepare('insert into t values (1)').run());
+    const bad = group.run(() => {
+      throw new Error('no');
+    });
+    const dup = group.run(() => db.prepare('insert into t values (1)').run());
+    await expect(ok).resolves.toBeTruthy();
+    await expect(bad).rejects.toThrow('no');
+    await expect(dup).rejects.toThrow(/UNIQUE/);
+    expect(db.prepare('select x from t').all()).toEqual([{ x: 1 }]);
+  });
+
+  it('settles only after the commit', async () => {
+    const { db, group } = setup();
+    const done = group.run(() => db.inTransaction);
+    expect(db.inTransaction).toBe(false);
+    await expect(done).resolves.toBe(true);
+    expect(db.inTransaction).toBe(false);
+  });
+});

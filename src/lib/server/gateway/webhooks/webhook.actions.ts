@@ -1,0 +1,110 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { GatewayDeps } from '../gateway.deps';
+import { once, type Answer } from './idempotency';
+import { mappingMatches } from './mapping';
+import { renderTemplate, type TemplateSource } from './template';
+import { badRequest, WebhookError } from './webhook.errors';
+import { agentBody, parseBody, wakeBody } from './webhook.schemas';
+
+/** What a webhook route does once the request is authenticated and its body read. */
+export type WebhookAction = (
+  deps: GatewayDeps,
+  body: unknown,
+  headers: IncomingHttpHeaders,
+  idempotencyKey: string | null
+) => Answer & { replayed: boolean };
+
+export const wakeAction: WebhookAction = (deps, raw, _headers, key) => {
+  const body = parseBody(wakeBody, raw);
+  const agentName = pickAgent(deps, body.agent);
+  return once(deps.access, 'wake', key, () => {
+    const event = deps.events.wake({
+      agentName,
+      text: body.text,
+      metadata: body.metadata ?? null,
+      source: 'webhook',
+      mode: body.mode
+    });
+    return ok({ message: `Event queued for agent ${agentName}`, eventId: event.eventId });
+  });
+};
+
+export const agentAction: WebhookAction = (deps, raw, _headers, key) => {
+  const body = parseBody(agentBody, raw);
+  const agentName = pickAgent(deps, body.agent);
+  return once(deps.access, 'agent', key, () => {
+    const { turnId, sessionId } = deps.turns.enqueue({
+      agentName,
+      // An isolated turn: a session of its own unless the caller names one.
+      sessionKey: body.session ?? `webhook:${crypto.randomUUID()}`,
+      input: body.message,
+      source: 'webhook',
+      model: body.model ?? null,
+      channel: body.channel ?? null,
+      context: body.context ?? null
+    });
+    return ok({ message: `Turn queued for agent ${agentName}`, sessionId, turnId });
+  });
+};
+
+export function mappingAction(name: string): WebhookAction {
+  return (deps, body, headers, key) => {
+    const mapping = deps.config.current.webhooks.mappings[name];
+    if (!mapping) throw new WebhookError(404, 'not_found', `No webhook mapping named ${name}`);
+    const source: TemplateSource = { body, headers: templateHeaders(headers) };
+    return once(deps.access, `mapping:${name}`, key, () => {
+      if (!mappingMatches(mapping.match, source)) return ok({ message: 'ignored', matched: false });
+      const agentName = mapping.agent ?? defaultAgent(deps);
+      if (!deps.agents.find(agentName))
+        throw new WebhookError(500, 'internal', `Mapping ${name} names an unknown agent`);
+      const { turnId, sessionId } = deps.turns.enqueue({
+        agentName,
+        sessionKey: mapping.session ?? `webhook:${name}`,
+        input: renderTemplate(mapping.message, source),
+        source: `webhook:${name}`,
+        model: mapping.model ?? null,
+        context: { mapping: name },
+        delivery: mapping.delivery
+      });
+      return ok({
+        message: `Mapping ${name} matched; turn queued for agent ${agentName}`,
+        mapping: name,
+        sessionId,
+        turnId
+      });
+    });
+  };
+}
+
+const ok = (fields: Record<string, unknown>): Answer => ({
+  status: 200,
+  body: { status: 200, ...fields }
+});
+
+/** The first configured agent (normally `main`); read from config, as list() costs queries. */
+function defaultAgent(deps: GatewayDeps): string {
+  const first = deps.config.current.agents[0]?.name ?? deps.agents.list()[0]?.name;
+  if (!first) throw new WebhookError(500, 'internal', 'No agent is configured');
+  return first;
+}
+
+function pickAgent(deps: GatewayDeps, requested: string | undefined): string {
+  if (requested === undefined) return defaultAgent(deps);
+  if (!deps.agents.find(requested)) throw badRequest(`agent ${requested} is not configured`);
+  return requested;
+}
+
+/** Credentials never reach a template (and so never a stored message). */
+const HIDDEN_HEADERS = new Set([
+  'authorization',
+  'x-gateway-token',
+  'cookie',
+  'proxy-authorization'
+]);
+
+function templateHeaders(headers: IncomingHttpHeaders): TemplateSource['headers'] {
+  const visible: TemplateSource['headers'] = Object.create(null) as TemplateSource['headers'];
+  for (const [name, value] of Object.entries(headers))
+    if (!HIDDEN_HEADERS.has(name)) visible[name] = value;
+  return visible;
+}
