@@ -239,13 +239,6 @@ export class TurnService {
       tokens: usage.completion,
       createdAt: now
     });
-    const done = this.turns.finish(row.id, {
-      state: 'completed',
-      result: reply,
-      promptTokens: usage.prompt,
-      completionTokens: usage.completion,
-      finishedAt: now
-    });
     this.bus.emit('message.created', {
       sessionId: row.sessionId,
       agentName: row.agentName,
@@ -254,6 +247,14 @@ export class TurnService {
       content: reply
     });
     if (row.delivery === 'announce') this.#announce(row, reply, now);
+    // Last, so whoever sees `completed` also sees the reply and its announcement.
+    const done = this.turns.finish(row.id, {
+      state: 'completed',
+      result: reply,
+      promptTokens: usage.prompt,
+      completionTokens: usage.completion,
+      finishedAt: now
+    });
     if (done) this.bus.emit('turn.changed', toRecord(done));
   }
 

@@ -9,36 +9,73 @@ export class BodyError extends Error {
   }
 }
 
+const JSON_TYPE = /^application\/(?:json|[a-z0-9.+-]+\+json)$/;
+
 /** Nesting deeper than this is refused: parsing is cheap, walking hostile depth is not. */
 export const MAX_JSON_DEPTH = 32;
 
 /**
  * Reads a JSON request body: 415 unless the content type is JSON, 413 as soon as it passes
- * `limit` (without reading the rest), 400 for bad UTF-8 or JSON or nesting over `maxDepth`.
+ * `limit` (the socket stays open so the caller can answer 413 with `Connection: close`, even to
+ * a chunked body), 400 for bad UTF-8 or JSON or nesting over `maxDepth`.
  */
-export async function readJsonBody(
+export function readJsonBody(
   req: IncomingMessage,
   limit: number,
   maxDepth = MAX_JSON_DEPTH
 ): Promise<unknown> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
-    req.resume();
-    throw new BodyError(415, 'Content-Type must be application/json');
+  if (!JSON_TYPE.test(type)) {
+    discardBody(req, limit);
+    return Promise.reject(new BodyError(415, 'Content-Type must be application/json'));
   }
-  const declared = Number(req.headers['content-length'] ?? NaN);
-  if (declared > limit) {
-    req.resume();
-    throw new BodyError(413, `body over ${limit} bytes`);
+  if (Number(req.headers['content-length'] ?? 0) > limit) {
+    discardBody(req, limit);
+    return Promise.reject(new BodyError(413, `Body over ${limit} bytes`));
   }
-  const raw = await collect(req, limit);
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
-  } catch {
-    throw new BodyError(400, 'body is not valid UTF-8');
-  }
-  return parseJson(text, maxDepth);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (err: Error | null) => {
+      req.off('data', onData).off('end', onEnd).off('error', onError).off('aborted', onAborted);
+      if (err) {
+        discardBody(req, limit);
+        reject(err);
+        return;
+      }
+      let text: string;
+      try {
+        text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks, size));
+      } catch {
+        reject(new BodyError(400, 'Body is not valid UTF-8'));
+        return;
+      }
+      try {
+        resolve(parseJson(text, maxDepth));
+      } catch (parseErr) {
+        reject(parseErr instanceof Error ? parseErr : new BodyError(400, 'Body is not valid JSON'));
+      }
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) settle(new BodyError(413, `Body over ${limit} bytes`));
+      else chunks.push(chunk);
+    };
+    const onEnd = () => settle(null);
+    const onError = () => settle(new BodyError(400, 'Request body could not be read'));
+    const onAborted = () => settle(new BodyError(400, 'Request aborted'));
+    req.on('data', onData).on('end', onEnd).on('error', onError).on('aborted', onAborted);
+  });
+}
+
+/** Lets a refused request's body drain (keep-alive needs it), but not an endless one. */
+export function discardBody(req: IncomingMessage, limit: number): void {
+  let seen = 0;
+  req.on('data', (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > limit) req.socket.destroy();
+  });
+  req.resume();
 }
 
 export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
@@ -66,38 +103,4 @@ export function depthExceeds(text: string, maxDepth: number): boolean {
     } else if (c === 125 || c === 93) depth--;
   }
   return false;
-}
-
-/**
- * Gathers the body. Past `limit` it stops keeping data and rejects with 413 at once; the rest
- * is drained (not reset) so the client reads the answer, which closes the connection.
- */
-function collect(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) return void chunks.push(chunk);
-      cleanup();
-      req.resume();
-      reject(new BodyError(413, `body over ${limit} bytes`));
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(Buffer.concat(chunks, size));
-    };
-    const onError = (err: Error) => {
-      cleanup();
-      reject(err);
-    };
-    const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-  });
 }

@@ -8,7 +8,7 @@ import { idempotencyKey } from './idempotency';
 import { RateLimiter } from './rate-limiter';
 import { agentAction, mappingAction, wakeAction, type WebhookAction } from './webhook.actions';
 import { presentedToken, queryCarriesToken } from './webhook.auth';
-import { discardBody, readWebhookJson } from './webhook.body';
+import { discardBody, readJsonBody } from '../http/body';
 import { badRequest, sendError, toWebhookError, WebhookError } from './webhook.errors';
 
 interface HookState {
@@ -102,7 +102,7 @@ async function handle(
     if (!action) throw new WebhookError(404, 'not_found', 'No webhook at this path');
     const key = idempotencyKey(req.headers);
     bodyRead = true;
-    const body = await readWebhookJson(req, deps.bodyLimit);
+    const body = await readJsonBody(req, deps.bodyLimit);
     // Committed (with the others of this event-loop turn) before the answer goes out.
     const answer = await commits.run(() => action(deps, body, req.headers, key));
     sendJson(
