@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, login, startBerth, trpc, type Berth } from './helpers/berth';
-import { connectSocket, openRpcWs, rpcCall, waitFor } from './helpers/sockets';
+import { closed, connectSocket, openRpcWs, rpcCall, waitFor } from './helpers/sockets';
 
 describe('realtime handshakes and rooms', () => {
   let berth: Berth;
@@ -55,11 +55,21 @@ describe('realtime handshakes and rooms', () => {
     }
   });
 
-  it('/rpc/ws needs a session, checks Origin, and speaks JSON-RPC 2.0 framing', async () => {
-    await expect(openRpcWs(berth)).rejects.toThrow('HTTP 401');
-    await expect(
-      openRpcWs(berth, { cookie: admin, origin: 'http://evil.example' })
-    ).rejects.toThrow('HTTP 401');
+  it('/rpc/ws takes a console session only from this origin, and speaks JSON-RPC 2.0', async () => {
+    // Without credentials (or with a cookie from another origin) the socket opens, but the first
+    // frame must authenticate with an RPC token; anything else is refused and the socket closed.
+    const attempts: Record<string, string>[] = [
+      {},
+      { cookie: admin, origin: 'http://evil.example' }
+    ];
+    for (const headers of attempts) {
+      const anon = await openRpcWs(berth, headers);
+      const anonClosed = closed(anon);
+      expect(
+        await rpcCall(anon, '{"jsonrpc":"2.0","method":"agent.list","params":{},"id":"a0"}')
+      ).toMatchObject({ id: 'a0', error: { code: -32000 } });
+      expect((await anonClosed).code).toBe(4001);
+    }
     const ws = await openRpcWs(berth, { cookie: admin, origin: berth.url });
     try {
       expect(
@@ -67,7 +77,7 @@ describe('realtime handshakes and rooms', () => {
       ).toMatchObject({
         jsonrpc: '2.0',
         id: 'a1',
-        error: { code: -32601 }
+        result: { agents: [{ name: 'main' }] }
       });
       expect(await rpcCall(ws, '{not json')).toMatchObject({ id: null, error: { code: -32700 } });
       expect(await rpcCall(ws, '[]')).toMatchObject({ id: null, error: { code: -32600 } });
@@ -77,6 +87,23 @@ describe('realtime handshakes and rooms', () => {
       });
     } finally {
       ws.close();
+    }
+    // A console viewer may read, not act.
+    const viewerWs = await openRpcWs(berth, { cookie: viewer, origin: berth.url });
+    try {
+      expect(
+        await rpcCall(viewerWs, '{"jsonrpc":"2.0","method":"session.list","params":{},"id":1}')
+      ).toMatchObject({ result: { sessions: [] } });
+      expect(
+        await rpcCall(
+          viewerWs,
+          '{"jsonrpc":"2.0","method":"agent.sendMessage","params":{"agentName":"main","message":"x"},"id":2}'
+        )
+      ).toMatchObject({
+        error: { code: -32001, data: { detail: 'not permitted to call agent.sendMessage' } }
+      });
+    } finally {
+      viewerWs.close();
     }
   });
 

@@ -34,7 +34,8 @@ import { ACCOUNT_THROTTLE, ADDRESS_THROTTLE, LoginThrottle } from './domain/user
 import { UserService } from './domain/users/user.service';
 import { EngineClient, parseDockerHost } from './engine/engine.client';
 import { readCookie, SESSION_COOKIE } from './gateway/auth/cookie';
-import { RpcError, RPC_ERRORS } from './gateway/rpc/jsonrpc';
+import { authenticateUpgrade, tokenSession } from './gateway/rpc/rpc.auth';
+import { createDispatcher } from './gateway/rpc/rpc.dispatch';
 import { RpcWebSocket } from './gateway/rpc/rpc.ws';
 import type { GatewayDeps } from './gateway/gateway.deps';
 import { gatewayRoutes } from './gateway/routes';
@@ -162,7 +163,8 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     startedAt: Date.now(),
     version: env.npm_package_version ?? '0.1.0',
     readiness: () => readiness(),
-    reload: () => config.reload()
+    reload: () => config.reload(),
+    countRpcCall: (method, code, token) => metrics.observeRpcCall(method, code, token)
   };
   const router = new FastRouter();
   const buildRoutes = () => {
@@ -242,27 +244,28 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
       });
       realtimeClose = () => realtime.close();
       const ws = new RpcWebSocket({
-        authenticate: (req) => {
-          if (!acceptsHost(req.headers.host)) return null;
-          if (
-            req.headers.origin !== undefined &&
-            !acceptsOrigin(req.headers.origin, req.headers.host)
-          )
-            return null;
-          const valid = sessions.validate(readCookie(req.headers.cookie, SESSION_COOKIE));
-          return valid ? { userId: valid.user.id, sessionId: valid.sessionId } : null;
-        },
-        // The gateway issue fills the method table; until then every method is unknown.
-        dispatch: (call) =>
-          Promise.reject(
-            new RpcError(RPC_ERRORS.METHOD_NOT_FOUND, `unknown method ${call.method}`)
-          ),
+        authenticate: (req) =>
+          authenticateUpgrade(req, {
+            config,
+            credentials,
+            acceptsHost,
+            acceptsOrigin,
+            consoleUser: (r) => {
+              const valid = sessions.validate(readCookie(r.headers.cookie, SESSION_COOKIE));
+              return valid ? { sessionId: valid.sessionId, ...valid.user } : null;
+            }
+          }),
+        authenticateToken: (token) => tokenSession(token, gateway),
+        dispatch: createDispatcher(gateway),
+        bus,
+        logger,
         maxPayload: bodyLimit,
         maxConnections: 1000,
         onCount: (n) => metrics.sockets.set({ transport: 'rpc-ws' }, n)
       });
       rpcWs = ws;
       bus.on('sessions.ended', ({ sessionIds, reason }) => ws.closeSessions(sessionIds, reason));
+      config.onChange(() => ws.revalidate());
       server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
         const path = (req.url ?? '').split('?')[0];
         if (path === '/rpc/ws') return ws.upgrade(req, socket, head);

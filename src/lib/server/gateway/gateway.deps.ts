@@ -35,4 +35,6 @@ export interface GatewayDeps {
   readiness(): Promise<Readiness>;
   /** Re-reads the config file (system.reload); the old one stays when the new one is invalid. */
   reload(): { ok: true; changes: string[] } | { ok: false; error: string; issues: string[] };
+  /** Counts one JSON-RPC call in /metrics (berth_rpc_calls_total); code 0 is a success. */
+  countRpcCall?(method: string, code: number, token: string): void;
 }

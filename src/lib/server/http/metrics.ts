@@ -29,9 +29,17 @@ export class Metrics {
     registers: [this.registry]
   });
 
+  readonly rpcCalls = new Counter({
+    name: 'berth_rpc_calls_total',
+    help: 'JSON-RPC calls by method, result code (0 for success) and credential name',
+    labelNames: ['method', 'code', 'token'] as const,
+    registers: [this.registry]
+  });
+
   // Label children cached per key: prom-client hashes the label object on every plain inc().
   readonly #requestChildren = new Map<string, { inc(): void }>();
   readonly #durationChildren = new Map<string, { observe(v: number): void }>();
+  readonly #rpcChildren = new Map<string, { inc(): void }>();
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'berth_' });
@@ -59,6 +67,17 @@ export class Metrics {
       this.#durationChildren.set(iface, histogram);
     }
     histogram.observe((performance.now() - startedAt) / 1000);
+  }
+
+  /** `method` must come from the method table (or "unknown"): labels stay bounded. */
+  observeRpcCall(method: string, code: number, token: string): void {
+    const key = `${method} ${code} ${token}`;
+    let counter = this.#rpcChildren.get(key);
+    if (!counter) {
+      counter = this.rpcCalls.labels(method, String(code), token);
+      this.#rpcChildren.set(key, counter);
+    }
+    counter.inc();
   }
 
   text(): Promise<string> {

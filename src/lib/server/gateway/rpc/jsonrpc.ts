@@ -1,3 +1,5 @@
+import { depthExceeds, MAX_JSON_DEPTH } from '../http/body';
+
 /**
  * JSON-RPC 2.0 framing, transport-free: parse a text body, validate each request, dispatch,
  * and build the response (single, batch, or none for notifications).
@@ -9,7 +11,10 @@ export const RPC_ERRORS = {
   INVALID_PARAMS: { code: -32602, message: 'Invalid params' },
   INTERNAL: { code: -32603, message: 'Internal error' },
   AUTH: { code: -32000, message: 'Authentication Error' },
-  PERMISSION: { code: -32001, message: 'Permission Denied' }
+  PERMISSION: { code: -32001, message: 'Permission Denied' },
+  /** Berth's own server errors (-32000 to -32099 is the implementation-defined range). */
+  TOO_MANY: { code: -32002, message: 'Too many requests' },
+  UNAVAILABLE: { code: -32003, message: 'Service unavailable' }
 } as const;
 
 export const MAX_BATCH = 100;
@@ -29,7 +34,8 @@ export type RpcResponse =
 export class RpcError extends Error {
   constructor(
     readonly rpc: { code: number; message: string },
-    readonly detail?: string
+    readonly detail?: string,
+    readonly extra: Record<string, unknown> = {}
   ) {
     super(detail ?? rpc.message);
   }
@@ -37,7 +43,11 @@ export class RpcError extends Error {
   toObject(): RpcErrorObject {
     return this.detail === undefined
       ? { code: this.rpc.code, message: this.rpc.message }
-      : { code: this.rpc.code, message: this.rpc.message, data: { detail: this.detail } };
+      : {
+          code: this.rpc.code,
+          message: this.rpc.message,
+          data: { ...this.extra, detail: this.detail }
+        };
   }
 }
 
@@ -106,17 +116,29 @@ async function runOne(value: unknown, dispatch: Dispatch): Promise<RpcResponse |
   }
 }
 
-/** Handles a whole message: returns the JSON answer, or null when nothing is to be sent. */
-export async function handleMessage(
-  text: string,
-  dispatch: Dispatch
-): Promise<RpcResponse | RpcResponse[] | null> {
+export type RpcAnswer = RpcResponse | RpcResponse[] | null;
+
+/** Handles a whole text message: returns the JSON answer, or null when nothing is to be sent. */
+export function handleMessage(text: string, dispatch: Dispatch): Promise<RpcAnswer> {
+  // Hostile nesting is refused before JSON.parse builds it.
+  if (depthExceeds(text, MAX_JSON_DEPTH))
+    return Promise.resolve(
+      errorResponse(
+        null,
+        new RpcError(RPC_ERRORS.PARSE, `JSON nested deeper than ${MAX_JSON_DEPTH} levels`)
+      )
+    );
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return errorResponse(null, new RpcError(RPC_ERRORS.PARSE));
+    return Promise.resolve(errorResponse(null, new RpcError(RPC_ERRORS.PARSE)));
   }
+  return handleValue(parsed, dispatch);
+}
+
+/** Handles an already parsed message (a request object or a batch). */
+export async function handleValue(parsed: unknown, dispatch: Dispatch): Promise<RpcAnswer> {
   if (!Array.isArray(parsed)) return runOne(parsed, dispatch);
   if (parsed.length === 0)
     return errorResponse(null, new RpcError(RPC_ERRORS.INVALID_REQUEST, 'empty batch'));
@@ -127,5 +149,17 @@ export async function handleMessage(
     );
   const answers = await Promise.all(parsed.map((item) => runOne(item, dispatch)));
   const sent = answers.filter((a): a is RpcResponse => a !== null);
+  return sent.length ? sent : null;
+}
+
+/** The same error for every request of a message that carries an id (none for notifications). */
+export function rejectMessage(parsed: unknown, err: RpcError): RpcAnswer {
+  const one = (value: unknown): RpcResponse | null => {
+    const call = validateRequest(value);
+    if ('jsonrpc' in call) return call;
+    return call.notification ? null : errorResponse(call.id, err);
+  };
+  if (!Array.isArray(parsed)) return one(parsed);
+  const sent = parsed.map(one).filter((a): a is RpcResponse => a !== null);
   return sent.length ? sent : null;
 }

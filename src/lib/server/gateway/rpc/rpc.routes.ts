@@ -1,6 +1,93 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendJson } from '../../http/fast-router';
+import { setCredentialName } from '../../http/request-context';
+import { BASE_HEADERS } from '../../http/security-headers';
 import type { GatewayDeps } from '../gateway.deps';
+import { BodyError, readJsonBody } from '../http/body';
 import type { RouteSet } from '../routes';
+import { errorResponse, handleValue, RpcError, RPC_ERRORS } from './jsonrpc';
+import { authenticateHeaders } from './rpc.auth';
+import { createDispatcher, type RpcDispatcher } from './rpc.dispatch';
 
-export function rpcRoutes(_deps: GatewayDeps): RouteSet {
-  return { exact: [], prefix: [] };
+/**
+ * POST /rpc. Every answer is a JSON-RPC object. HTTP statuses only say what JSON-RPC cannot:
+ * 401 (-32000, with WWW-Authenticate: Bearer), 404 while gateway.rpc.enabled is false, 405 for
+ * other methods, 413 and 415 for bodies refused unread; everything that reached JSON-RPC,
+ * parse errors included, is 200 (the common practice of JSON-RPC servers), and a message of
+ * notifications only is 204 with no body.
+ */
+export function rpcRoutes(deps: GatewayDeps): RouteSet {
+  const dispatch = createDispatcher(deps);
+  return {
+    exact: [
+      {
+        method: 'POST',
+        path: '/rpc',
+        interface: 'rpc',
+        handle: (req, res) => handlePost(deps, dispatch, req, res)
+      }
+    ],
+    prefix: [
+      {
+        prefix: true,
+        path: '/rpc',
+        interface: 'rpc',
+        handle: (req, res, pathname) => {
+          req.resume();
+          if (!deps.config.current.gateway.rpc.enabled || pathname !== '/rpc')
+            return refuse(res, 404, RPC_ERRORS.METHOD_NOT_FOUND, 'not found');
+          refuse(res, 405, RPC_ERRORS.INVALID_REQUEST, 'use POST', { Allow: 'POST' });
+        }
+      }
+    ]
+  };
+}
+
+async function handlePost(
+  deps: GatewayDeps,
+  dispatch: RpcDispatcher,
+  req: IncomingMessage,
+  res: ServerResponse
+): Promise<void> {
+  if (!deps.config.current.gateway.rpc.enabled) {
+    req.resume();
+    return refuse(res, 404, RPC_ERRORS.METHOD_NOT_FOUND, 'the RPC interface is disabled');
+  }
+  const caller = authenticateHeaders(req.headers, deps);
+  if (!caller) {
+    req.resume();
+    return refuse(res, 401, RPC_ERRORS.AUTH, 'a valid bearer token is required', {
+      'WWW-Authenticate': 'Bearer'
+    });
+  }
+  setCredentialName(res, caller.name);
+  let body: unknown;
+  try {
+    body = await readJsonBody(req, deps.bodyLimit);
+  } catch (err) {
+    if (!(err instanceof BodyError)) throw err;
+    if (err.status === 400) return sendJson(res, 200, errorResponse(null, parseError(err)));
+    return refuse(res, err.status, RPC_ERRORS.INVALID_REQUEST, err.message);
+  }
+  const answer = await handleValue(body, (call) => dispatch(call, caller, null));
+  if (answer === null) {
+    res.writeHead(204, { ...BASE_HEADERS, 'Cache-Control': 'no-store' });
+    res.end();
+    return;
+  }
+  sendJson(res, 200, answer);
+}
+
+function parseError(err: BodyError): RpcError {
+  return new RpcError(RPC_ERRORS.PARSE, err.message);
+}
+
+function refuse(
+  res: ServerResponse,
+  status: number,
+  kind: { code: number; message: string },
+  detail: string,
+  headers: Record<string, string> = {}
+): void {
+  sendJson(res, status, errorResponse(null, new RpcError(kind, detail)), headers);
 }

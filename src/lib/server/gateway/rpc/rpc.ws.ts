@@ -1,22 +1,60 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { handleMessage, RpcError, RPC_ERRORS, type Dispatch } from './jsonrpc';
+import type { DomainBus } from '../../domain/bus';
+import type { Logger } from '../../logger';
+import { depthExceeds, MAX_JSON_DEPTH } from '../http/body';
+import {
+  errorResponse,
+  handleMessage,
+  RpcError,
+  RPC_ERRORS,
+  validateRequest,
+  type RpcAnswer
+} from './jsonrpc';
+import type { UpgradeAuth } from './rpc.auth';
+import type { RpcDispatcher } from './rpc.dispatch';
+import { InFlight } from './rpc.inflight';
+import type { PushChannel } from './rpc.methods';
+import { MAX_TOPICS, topicMatches, watchBus, type Push } from './rpc.topics';
+
+type Authenticated = Extract<UpgradeAuth, { kind: 'caller' }>;
 
 export interface RpcWsOptions {
-  /** Who is calling, or null to refuse the upgrade with 401. */
-  authenticate(req: IncomingMessage): { userId: string; sessionId: string } | null;
-  dispatch: Dispatch;
+  /** At the upgrade: a caller, `pending` (first frame must be `auth`), or a refusal. */
+  authenticate(req: IncomingMessage): UpgradeAuth;
+  /** The token of a first-frame `auth`. */
+  authenticateToken(token: string): Authenticated | null;
+  dispatch: RpcDispatcher;
+  bus: DomainBus;
+  logger: Logger;
   maxPayload: number;
   maxConnections: number;
+  /** Messages answered at once per connection; beyond it the connection stops reading. */
+  maxInFlight?: number;
+  /** Time a connection without credentials has to send `auth`. */
+  authTimeoutMs?: number;
   onCount(open: number): void;
 }
 
-/** The /rpc/ws channel: one JSON-RPC message per text frame. */
+/** Close codes: 4001 authentication (missing, failed, revoked); 1008 policy (slow, flooding). */
+const AUTH_CLOSE = 4001;
+const POLICY_CLOSE = 1008;
+/** A subscriber this far behind is dropped rather than buffered without end. */
+const MAX_BUFFERED = 8 * 1024 * 1024;
+
+/**
+ * The /rpc/ws channel: one JSON-RPC message per text frame, the same methods and permissions
+ * as POST /rpc, plus push notifications for subscribed topics. A connection is closed at
+ * once when its token is revoked or rotated, its login session ends, or a reload makes its
+ * credential invalid.
+ */
 export class RpcWebSocket {
   readonly #wss: WebSocketServer;
-  readonly #bySession = new Map<string, Set<WebSocket>>();
-  #heartbeat: NodeJS.Timeout;
+  readonly #connections = new Set<Connection>();
+  readonly #subscribers = new Set<Connection>();
+  readonly #heartbeat: NodeJS.Timeout;
+  readonly #unwatch: (() => void)[];
 
   constructor(private readonly options: RpcWsOptions) {
     this.#wss = new WebSocketServer({
@@ -40,60 +78,223 @@ export class RpcWebSocket {
       alive.add(ws);
       ws.on('pong', () => alive.add(ws));
     });
+    this.#unwatch = [
+      watchBus(options.bus, (push) => this.#publish(push)),
+      options.bus.on('credential.revoked', ({ kind, id }) => {
+        if (kind === 'rpc') this.closeWhere((a) => a.caller.credentialId === id, 'token revoked');
+      })
+    ];
   }
 
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const who = this.options.authenticate(req);
-    if (!who) return refuse(socket, 401, 'Unauthorized');
+    const auth = this.options.authenticate(req);
+    if (auth.kind === 'refuse')
+      return refuse(socket, auth.status, auth.status === 404 ? 'Not Found' : 'Unauthorized');
     if (this.#wss.clients.size >= this.options.maxConnections)
       return refuse(socket, 503, 'Too many connections');
     this.#wss.handleUpgrade(req, socket, head, (ws) => {
-      this.#track(who.sessionId, ws);
+      const connection = new Connection(
+        ws,
+        this.options,
+        (c, subscribed) => (subscribed ? this.#subscribers.add(c) : this.#subscribers.delete(c)),
+        auth.kind === 'caller' ? auth : null
+      );
+      this.#connections.add(connection);
+      this.options.onCount(this.#wss.clients.size);
       this.#wss.emit('connection', ws, req);
-      ws.on('message', (data: Buffer, isBinary) => {
-        if (isBinary) {
-          ws.send(
-            JSON.stringify({
-              jsonrpc: '2.0',
-              error: new RpcError(RPC_ERRORS.PARSE, 'frames must be text').toObject(),
-              id: null
-            })
-          );
-          return;
-        }
-        void handleMessage(data.toString('utf8'), this.options.dispatch).then((answer) => {
-          if (answer && ws.readyState === ws.OPEN) ws.send(JSON.stringify(answer));
-        });
+      // Protocol errors (an oversized frame: 1009, bad UTF-8: 1007) close the socket themselves;
+      // without a listener they would be thrown and take the process down.
+      ws.on('error', (err) => this.options.logger.debug({ err }, 'rpc/ws protocol error'));
+      ws.on('close', () => {
+        connection.dispose();
+        this.#connections.delete(connection);
+        this.#subscribers.delete(connection);
+        this.options.onCount(this.#wss.clients.size);
       });
     });
   }
 
   /** Closes the sockets opened under these login sessions (logout, disabled user). */
   closeSessions(sessionIds: string[], reason: string): void {
-    for (const id of sessionIds) {
-      for (const ws of this.#bySession.get(id) ?? []) ws.close(4001, reason.slice(0, 100));
-    }
+    const ids = new Set(sessionIds);
+    this.closeWhere((a) => a.loginSessionId !== undefined && ids.has(a.loginSessionId), reason);
+  }
+
+  /** After a configuration change: tokens removed from the file, RPC disabled, auth changed. */
+  revalidate(): void {
+    this.closeWhere((a) => !a.stillValid(), 'credential no longer valid');
+  }
+
+  closeWhere(predicate: (auth: Authenticated) => boolean, reason: string): void {
+    for (const c of this.#connections) if (c.auth && predicate(c.auth)) c.close(AUTH_CLOSE, reason);
   }
 
   close(): void {
     clearInterval(this.#heartbeat);
+    for (const off of this.#unwatch) off();
     for (const ws of this.#wss.clients) ws.close(1001, 'server shutting down');
     this.#wss.close();
   }
 
-  #track(sessionId: string, ws: WebSocket): void {
-    let set = this.#bySession.get(sessionId);
-    if (!set) this.#bySession.set(sessionId, (set = new Set()));
-    set.add(ws);
-    this.options.onCount(this.#wss.clients.size);
-    ws.on('close', () => {
-      set.delete(ws);
-      if (!set.size) this.#bySession.delete(sessionId);
-      this.options.onCount(this.#wss.clients.size);
+  #publish(push: Push): void {
+    if (!this.#subscribers.size) return;
+    let text: string | undefined;
+    for (const c of this.#subscribers) {
+      if (!c.wants(push)) continue;
+      if (c.ws.bufferedAmount > MAX_BUFFERED) {
+        c.close(POLICY_CLOSE, 'too slow to read notifications');
+        continue;
+      }
+      text ??= JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'notify',
+        params: { topic: push.topic, data: push.data }
+      });
+      c.ws.send(text);
+    }
+  }
+}
+
+class Connection implements PushChannel {
+  readonly #topics = new Set<string>();
+  #agentName: string | undefined;
+  #closed = false;
+  #authTimer: NodeJS.Timeout | undefined;
+  readonly #gate: InFlight<string>;
+
+  constructor(
+    readonly ws: WebSocket,
+    private readonly options: RpcWsOptions,
+    private readonly setSubscribed: (c: Connection, subscribed: boolean) => void,
+    public auth: Authenticated | null
+  ) {
+    this.#gate = new InFlight<string>({
+      max: options.maxInFlight ?? 32,
+      // What one socket read can hold beyond the bound; a client ignoring backpressure is cut.
+      maxQueued: 4096,
+      run: (text) => this.#answer(text),
+      pause: () => ws.pause(),
+      resume: () => ws.resume(),
+      overflow: () => this.close(POLICY_CLOSE, 'too many requests queued')
     });
+    if (!auth)
+      this.#authTimer = setTimeout(
+        () => this.close(AUTH_CLOSE, 'authentication required'),
+        options.authTimeoutMs ?? 5000
+      );
+    ws.on('message', (data: Buffer, isBinary) => {
+      if (this.#closed) return;
+      if (isBinary)
+        return this.#send(
+          errorResponse(null, new RpcError(RPC_ERRORS.PARSE, 'frames must be text'))
+        );
+      const text = data.toString('utf8');
+      if (!this.auth) return this.#authenticate(text);
+      this.#gate.push(text);
+    });
+  }
+
+  subscribe(topics: string[], agentName?: string): string[] {
+    const next = new Set([...this.#topics, ...topics]);
+    if (next.size > MAX_TOPICS)
+      throw new RpcError(RPC_ERRORS.INVALID_PARAMS, `topics: at most ${MAX_TOPICS} per connection`);
+    for (const t of topics) this.#topics.add(t);
+    if (agentName !== undefined) this.#agentName = agentName;
+    this.setSubscribed(this, true);
+    return [...this.#topics];
+  }
+
+  unsubscribe(topics?: string[]): string[] {
+    if (topics) for (const t of topics) this.#topics.delete(t);
+    else this.#topics.clear();
+    if (!this.#topics.size) {
+      this.#agentName = undefined;
+      this.setSubscribed(this, false);
+    }
+    return [...this.#topics];
+  }
+
+  wants(push: Push): boolean {
+    if (this.#closed) return false;
+    if (this.#agentName !== undefined && this.#agentName !== push.agentName) return false;
+    for (const pattern of this.#topics) if (topicMatches(pattern, push.topic)) return true;
+    return false;
+  }
+
+  close(code: number, reason: string): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.setSubscribed(this, false);
+    this.ws.close(code, reason.slice(0, 100));
+  }
+
+  dispose(): void {
+    this.#closed = true;
+    clearTimeout(this.#authTimer);
+  }
+
+  async #answer(text: string): Promise<void> {
+    try {
+      const answer = await handleMessage(text, (call) => {
+        // Frames already read when a token was revoked must not run.
+        if (this.#closed || !this.auth)
+          return Promise.reject(new RpcError(RPC_ERRORS.AUTH, 'the connection is closing'));
+        if (call.method === 'auth')
+          return Promise.reject(new RpcError(RPC_ERRORS.INVALID_REQUEST, 'already authenticated'));
+        return this.options.dispatch(call, this.auth.caller, this);
+      });
+      this.#send(answer);
+    } catch (err) {
+      this.options.logger.error({ err }, 'rpc/ws message failed');
+    }
+  }
+
+  /** A connection opened without credentials: its first frame must be `auth {token}`. */
+  #authenticate(text: string): void {
+    let call: ReturnType<typeof validateRequest> | undefined;
+    if (!depthExceeds(text, MAX_JSON_DEPTH)) {
+      try {
+        call = validateRequest(JSON.parse(text));
+      } catch {
+        call = undefined;
+      }
+    }
+    const request = call && !('jsonrpc' in call) ? call : undefined;
+    const token = request?.method === 'auth' ? request.params.token : undefined;
+    const auth = typeof token === 'string' ? this.options.authenticateToken(token) : null;
+    if (auth) {
+      this.auth = auth;
+      clearTimeout(this.#authTimer);
+      if (!request!.notification)
+        this.#send({
+          jsonrpc: '2.0',
+          result: { authenticated: true, name: auth.caller.name },
+          id: request!.id
+        });
+      return;
+    }
+    this.#send(
+      errorResponse(
+        request && !request.notification ? request.id : null,
+        new RpcError(
+          RPC_ERRORS.AUTH,
+          request?.method === 'auth'
+            ? 'invalid token'
+            : 'authenticate first: {"jsonrpc":"2.0","method":"auth","params":{"token":"…"},"id":1}'
+        )
+      )
+    );
+    this.close(AUTH_CLOSE, 'authentication failed');
+  }
+
+  #send(answer: RpcAnswer): void {
+    if (answer && this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify(answer));
   }
 }
 
 function refuse(socket: Duplex, status: number, text: string): void {
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  const headers = status === 401 ? 'WWW-Authenticate: Bearer\r\n' : '';
+  socket.end(
+    `HTTP/1.1 ${status} ${text}\r\n${headers}Connection: close\r\nContent-Length: 0\r\n\r\n`
+  );
 }

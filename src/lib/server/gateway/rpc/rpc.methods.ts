@@ -1,0 +1,332 @@
+import { z } from 'zod';
+import { agentNameSchema, limitSchema } from '$lib/contracts/assistant';
+import type { Readiness } from '$lib/contracts/health';
+import { isDomainError } from '../../domain/errors';
+import type { GatewayDeps } from '../gateway.deps';
+import { RpcError, RPC_ERRORS } from './jsonrpc';
+import type { Caller } from './rpc.auth';
+import { openRpcDocument } from './openrpc';
+import { MAX_TOPICS, topicPattern } from './rpc.topics';
+
+/**
+ * The method table of the JSON-RPC adapter: name → params schema (zod, strict: an unknown
+ * field is an error, not silently dropped), handler, description. The same table serves
+ * POST /rpc, /rpc/ws and rpc.discover; handlers only call the domain.
+ */
+
+/** What a /rpc/ws connection offers to the methods that only make sense there. */
+export interface PushChannel {
+  subscribe(topics: string[], agentName?: string): string[];
+  unsubscribe(topics?: string[]): string[];
+}
+
+export interface MethodContext {
+  deps: GatewayDeps;
+  caller: Caller;
+  /** null over HTTP. */
+  channel: PushChannel | null;
+  /** Readiness, cached for about a second so a burst of system.health pings the engine once. */
+  readiness: () => Promise<Readiness>;
+}
+
+export interface RpcMethod<S extends z.ZodType = z.ZodType> {
+  description: string;
+  params: S;
+  /** Needs a /rpc/ws connection (push subscriptions). */
+  wsOnly?: boolean;
+  handler(params: z.output<S>, ctx: MethodContext): unknown;
+}
+
+const define = <S extends z.ZodType>(m: RpcMethod<S>) => m as unknown as RpcMethod;
+
+const DEFAULT_LIMIT = 50;
+const id = z.string().min(1).max(200);
+const limit = limitSchema.optional().describe('page size, 1 to 200 (default 50)');
+const cursor = z.string().min(1).max(400).optional().describe('nextCursor of the previous page');
+const none = z.strictObject({});
+const instant = z
+  .union([z.number().int().min(0), z.iso.datetime({ offset: true }), z.iso.date()])
+  .optional()
+  .describe('milliseconds since the epoch, or an ISO 8601 date or date-time');
+const turnState = z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']);
+const eventState = z.enum(['queued', 'processing', 'done', 'failed']);
+
+const toMs = (value: number | string | undefined) =>
+  value === undefined ? undefined : typeof value === 'number' ? value : Date.parse(value);
+
+/** A reload that found the file invalid: the old configuration stays in force. */
+function configError(error: string, issues: string[]): RpcError {
+  return new RpcError(RPC_ERRORS.INTERNAL, error, { issues });
+}
+
+export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod>([
+  [
+    'agent.list',
+    define({
+      description: 'List all agents.',
+      params: none,
+      handler: (_p, { deps }) => ({
+        agents: deps.agents.list().map(({ name, description, state, provider, model }) => ({
+          name,
+          description,
+          state,
+          provider,
+          model
+        }))
+      })
+    })
+  ],
+  [
+    'agent.status',
+    define({
+      description: 'The state of one agent: queued events, running turns, heartbeats.',
+      params: z.strictObject({ agentName: agentNameSchema }),
+      handler: (p, { deps }) => deps.agents.status(p.agentName)
+    })
+  ],
+  [
+    'agent.reload',
+    define({
+      description:
+        "Re-read the configuration file and apply this agent's settings; an invalid file keeps the old configuration (-32603 with the error in data.detail).",
+      params: z.strictObject({ agentName: agentNameSchema }),
+      handler: (p, { deps }) => {
+        deps.agents.require(p.agentName);
+        try {
+          return deps.agents.reload(p.agentName);
+        } catch (err) {
+          if (isDomainError(err) && err.code === 'INVALID') throw configError(err.message, []);
+          throw err;
+        }
+      }
+    })
+  ],
+  [
+    'agent.sendMessage',
+    define({
+      description:
+        'Queue a message for an agent as a turn on session rpc:<channel>:<userId>. channel defaults to "rpc", userId to the token name. Follow it with turn.get or the turn.* topics of /rpc/ws.',
+      params: z.strictObject({
+        agentName: agentNameSchema,
+        channel: z
+          .string()
+          .regex(/^[A-Za-z0-9._@-]{1,64}$/, 'letters, digits, . _ @ - only (at most 64)')
+          .optional(),
+        userId: z.string().min(1).max(128).optional(),
+        message: z.string().min(1).max(100_000)
+      }),
+      handler: (p, { deps, caller }) => {
+        const channel = p.channel ?? 'rpc';
+        const userId = p.userId ?? caller.name;
+        const { messageId, turnId, sessionId } = deps.turns.enqueue({
+          agentName: p.agentName,
+          sessionKey: `rpc:${channel}:${userId}`,
+          input: p.message,
+          source: 'rpc',
+          channel,
+          userId
+        });
+        return { messageId, status: 'queued', turnId, sessionId };
+      }
+    })
+  ],
+  [
+    'session.list',
+    define({
+      description: 'List sessions, most recently updated first.',
+      params: z.strictObject({ agentName: agentNameSchema.optional(), limit, cursor }),
+      handler: (p, { deps }) => deps.sessions.list(p.agentName, p.limit ?? DEFAULT_LIMIT, p.cursor)
+    })
+  ],
+  [
+    'session.get',
+    define({
+      description:
+        'A session and its newest messages (oldest first); before is a messageId to page back.',
+      params: z.strictObject({ sessionId: id, limit, before: id.optional() }),
+      handler: (p, { deps }) => deps.sessions.get(p.sessionId, p.limit ?? DEFAULT_LIMIT, p.before)
+    })
+  ],
+  [
+    'session.compact',
+    define({
+      description: 'Fold older messages of a session into its summary.',
+      params: z.strictObject({ sessionId: id }),
+      handler: (p, { deps }) => deps.sessions.compact(p.sessionId)
+    })
+  ],
+  [
+    'session.delete',
+    define({
+      description: 'Delete a session and its messages.',
+      params: z.strictObject({ sessionId: id }),
+      handler: (p, { deps }) => deps.sessions.delete(p.sessionId)
+    })
+  ],
+  [
+    'system.health',
+    define({
+      description: 'Health of the database, the container engine and the agents’ providers.',
+      params: none,
+      handler: async (_p, { deps, readiness }) => {
+        const ready = await readiness();
+        const providers = providerCheck(deps);
+        const ok =
+          ready.checks.database.status === 'ok' &&
+          ready.checks.engine.status === 'ok' &&
+          providers.status === 'ok';
+        return {
+          status: ok ? 'ok' : 'degraded',
+          checks: { database: ready.checks.database, engine: ready.checks.engine, providers }
+        };
+      }
+    })
+  ],
+  [
+    'system.info',
+    define({
+      description: 'Name, version, Node.js version, start time, engines and agents.',
+      params: none,
+      handler: (_p, { deps }) => ({
+        name: 'berth',
+        version: deps.version,
+        node: process.version,
+        startedAt: deps.startedAt,
+        engines: [
+          { name: 'default', apiVersion: deps.engine.apiVersion },
+          ...deps.config.current.engines.map((e) => ({ name: e.name, apiVersion: null }))
+        ],
+        agents: deps.agents.list().map((a) => a.name)
+      })
+    })
+  ],
+  [
+    'system.reload',
+    define({
+      description:
+        'Re-read the configuration file. An invalid file keeps the old configuration and answers -32603 with the error in data.detail (and data.issues).',
+      params: none,
+      handler: (_p, { deps }) => {
+        const result = deps.reload();
+        if (!result.ok) throw configError(result.error, result.issues);
+        return { reloaded: true, changes: result.changes };
+      }
+    })
+  ],
+  [
+    'usage.stats',
+    define({
+      description:
+        'Messages, turns and tokens in [since, until), by agent and by day (UTC), plus request counts per interface.',
+      params: z.strictObject({
+        since: instant,
+        until: instant,
+        agentName: agentNameSchema.optional()
+      }),
+      handler: (p, { deps }) =>
+        deps.usage.stats({
+          since: toMs(p.since),
+          until: toMs(p.until),
+          agentName: p.agentName
+        })
+    })
+  ],
+  [
+    'event.get',
+    define({
+      description: 'A system event queued by /wake, and the turn that handled it.',
+      params: z.strictObject({ eventId: id }),
+      handler: (p, { deps }) => deps.events.get(p.eventId)
+    })
+  ],
+  [
+    'event.list',
+    define({
+      description: 'System events, newest first.',
+      params: z.strictObject({
+        agentName: agentNameSchema.optional(),
+        state: eventState.optional(),
+        limit,
+        cursor
+      }),
+      handler: (p, { deps }) =>
+        deps.events.list(
+          { agentName: p.agentName, state: p.state },
+          p.limit ?? DEFAULT_LIMIT,
+          p.cursor
+        )
+    })
+  ],
+  [
+    'turn.get',
+    define({
+      description: 'One turn: state, result or error, token usage.',
+      params: z.strictObject({ turnId: id }),
+      handler: (p, { deps }) => deps.turns.get(p.turnId)
+    })
+  ],
+  [
+    'turn.list',
+    define({
+      description: 'Turns, newest first.',
+      params: z.strictObject({
+        agentName: agentNameSchema.optional(),
+        state: turnState.optional(),
+        sessionId: id.optional(),
+        limit,
+        cursor
+      }),
+      handler: (p, { deps }) =>
+        deps.turns.list(
+          { agentName: p.agentName, state: p.state, sessionId: p.sessionId },
+          p.limit ?? DEFAULT_LIMIT,
+          p.cursor
+        )
+    })
+  ],
+  [
+    'events.subscribe',
+    define({
+      description:
+        '/rpc/ws only: receive {"jsonrpc":"2.0","method":"notify","params":{topic,data}} for these topics: exact names (turn.completed, message.delta …), groups (turn.*, message.*, event.*, session.*, agent.*) or *; optionally for one agent.',
+      wsOnly: true,
+      params: z.strictObject({
+        topics: z.array(topicPattern).min(1).max(MAX_TOPICS),
+        agentName: agentNameSchema.optional()
+      }),
+      handler: (p, { channel }) => ({ subscribed: channel!.subscribe(p.topics, p.agentName) })
+    })
+  ],
+  [
+    'events.unsubscribe',
+    define({
+      description: '/rpc/ws only: stop these topics (all when topics is omitted).',
+      wsOnly: true,
+      params: z.strictObject({ topics: z.array(z.string().max(64)).max(MAX_TOPICS).optional() }),
+      handler: (p, { channel }) => ({ subscribed: channel!.unsubscribe(p.topics) })
+    })
+  ],
+  [
+    'rpc.discover',
+    define({
+      description: 'This API as an OpenRPC document.',
+      params: none,
+      handler: (_p, { deps }) => openRpcDocument(METHODS, deps.version)
+    })
+  ]
+]);
+
+/** Whether every agent's provider can run; read from the config, not per-agent state (no SQL). */
+function providerCheck(deps: GatewayDeps): { status: 'ok' | 'error'; detail?: string } {
+  const broken: string[] = [];
+  for (const { name } of deps.config.current.agents) {
+    const agent = deps.agents.find(name);
+    if (!agent) continue;
+    try {
+      deps.agents.provider(agent);
+    } catch {
+      broken.push(`${agent.name}: provider ${agent.provider} is not available`);
+    }
+  }
+  return broken.length ? { status: 'error', detail: broken.join('; ') } : { status: 'ok' };
+}
