@@ -1,6 +1,5 @@
-import { sha256 } from '@oslojs/crypto/sha2';
-import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
-import { timingSafeEqual } from 'node:crypto';
+import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { Role } from '$lib/contracts/roles';
 import type { BerthConfig } from '../../config/config.schema';
 import type { AccessRepository } from '../../db/repositories/access.repository';
@@ -33,8 +32,8 @@ export interface CredentialView {
   rotatedAt?: number | null;
 }
 
-export const hashSecret = (secret: string): string =>
-  encodeHexLowerCase(sha256(new TextEncoder().encode(secret)));
+// node:crypto's one-shot native SHA-256: this runs on every gateway request.
+export const hashSecret = (secret: string): string => hash('sha256', secret, 'hex');
 
 function newSecret(prefix: string): string {
   const bytes = new Uint8Array(20);
