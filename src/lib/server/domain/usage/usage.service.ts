@@ -23,8 +23,16 @@ export class UsageService {
     this.#timer = setInterval(() => this.flush(), flushEveryMs).unref();
   }
 
+  #today = { day: '', until: 0 };
+
   countRequest(iface: string, route: string, status: number, token: string | null): void {
-    const today = day(Date.now());
+    const now = Date.now();
+    // The day string is worked out once a day, not on every request.
+    if (now >= this.#today.until) {
+      const midnight = new Date(now).setUTCHours(24, 0, 0, 0);
+      this.#today = { day: day(now), until: midnight };
+    }
+    const today = this.#today.day;
     const key = `${today}|${iface}|${route}|${status}|${token ?? ''}`;
     const entry = this.#pending.get(key);
     if (entry) entry.count++;
