@@ -58,8 +58,7 @@ export const AREAS: Area[] = [
     slug: 'tokens',
     label: 'Tokens',
     group: 'Integrations',
-    minRole: 'admin',
-    planned: 'RPC tokens with a permission picker: create, show once, rotate, revoke.'
+    minRole: 'admin'
   },
   {
     slug: 'containers',
@@ -115,8 +114,7 @@ export const AREAS: Area[] = [
     slug: 'settings',
     label: 'Settings',
     group: 'Admin',
-    minRole: 'admin',
-    planned: 'API keys, engines and providers.'
+    minRole: 'admin'
   },
   { slug: 'users', label: 'Users', group: 'Admin', minRole: 'admin' }
 ];

@@ -1,30 +1,64 @@
-import { z } from 'zod';
+import {
+  CONFIG_ID_PREFIX,
+  createApiKeyInput,
+  createRpcTokenInput,
+  credentialIdInput,
+  type ApiKeyView,
+  type RpcTokenView
+} from '$lib/contracts/credentials';
+import { RPC_PERMISSIONS } from '$lib/contracts/rpc-methods';
+import { invalid } from '../../domain/errors';
 import { roleProcedure, router } from '../init';
 
-// Minimal RPC token procedures for the console; the Tokens page's router supersedes this.
 const admin = roleProcedure('admin');
 
-export const credentialsRouter = router({
-  rpcTokens: router({
-    list: admin.query(({ ctx }) => ctx.app.gateway.credentials.listRpcTokens()),
-    create: admin
-      .input(
-        z.strictObject({
-          name: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits, . _ - only'),
-          permissions: z.array(z.string().min(1).max(100)).min(1).max(100)
-        })
-      )
-      .mutation(({ ctx, input }) =>
-        ctx.app.gateway.credentials.createRpcToken(input.name, input.permissions, ctx.actor)
-      ),
-    rotate: admin
-      .input(z.strictObject({ id: z.string().min(1) }))
-      .mutation(({ ctx, input }) =>
-        ctx.app.gateway.credentials.rotateRpcToken(input.id, ctx.actor)
-      ),
-    revoke: admin.input(z.strictObject({ id: z.string().min(1) })).mutation(({ ctx, input }) => {
-      ctx.app.gateway.credentials.revokeRpcToken(input.id, ctx.actor);
-      return { id: input.id, revoked: true };
-    })
+/**
+ * Entries from berth.yaml have no row to change; the service would answer "not found", which
+ * reads as if they were gone. Say what is true and where to change them instead.
+ */
+function refuseConfigEntry(id: string, what: string): void {
+  if (id.startsWith(CONFIG_ID_PREFIX))
+    throw invalid(
+      `The ${what} ${id.slice(CONFIG_ID_PREFIX.length)} is declared in the config file; change or remove it there`
+    );
+}
+
+const rpcTokens = router({
+  list: admin.query(({ ctx }): RpcTokenView[] =>
+    ctx.app.gateway.credentials
+      .listRpcTokens()
+      .map((t) => ({ ...t, rotatedAt: t.rotatedAt ?? null }))
+  ),
+  methods: admin.query(() => [...RPC_PERMISSIONS]),
+  create: admin
+    .input(createRpcTokenInput)
+    .mutation(({ ctx, input }) =>
+      ctx.app.gateway.credentials.createRpcToken(input.name, input.permissions, ctx.actor)
+    ),
+  rotate: admin.input(credentialIdInput).mutation(({ ctx, input }) => {
+    refuseConfigEntry(input.id, 'token');
+    return ctx.app.gateway.credentials.rotateRpcToken(input.id, ctx.actor);
+  }),
+  revoke: admin.input(credentialIdInput).mutation(({ ctx, input }) => {
+    refuseConfigEntry(input.id, 'token');
+    ctx.app.gateway.credentials.revokeRpcToken(input.id, ctx.actor);
+    return { ok: true as const };
   })
 });
+
+const apiKeys = router({
+  list: admin.query(({ ctx }): ApiKeyView[] => ctx.app.gateway.credentials.listApiKeys()),
+  create: admin
+    .input(createApiKeyInput)
+    .mutation(({ ctx, input }) =>
+      ctx.app.gateway.credentials.createApiKey(input.name, input.role, ctx.actor)
+    ),
+  revoke: admin.input(credentialIdInput).mutation(({ ctx, input }) => {
+    refuseConfigEntry(input.id, 'API key');
+    ctx.app.gateway.credentials.revokeApiKey(input.id, ctx.actor);
+    return { ok: true as const };
+  })
+});
+
+/** RPC tokens (Tokens page) and REST API keys (Settings): admin only, secrets shown once. */
+export const credentialsRouter = router({ rpcTokens, apiKeys });
