@@ -1,6 +1,8 @@
 import autocannon from 'autocannon';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
 
 export async function freePort(): Promise<number> {
@@ -97,4 +99,30 @@ function wrk(url: string, connections: number, duration: number): LoadResult {
     errors: errors ? errors.slice(1).reduce((a, b) => a + Number(b), 0) : 0,
     non2xx
   };
+}
+
+/** Starts the built Berth (`node server.ts`) on a free port with its own data dir and config. */
+export async function spawnBerth(config: string | null, env: Record<string, string> = {}) {
+  const root = resolve(import.meta.dirname, '..');
+  const dataDir = mkdtempSync(join(tmpdir(), 'berth-bench-'));
+  if (config !== null) writeFileSync(join(dataDir, 'berth.yaml'), config);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const spawnedAt = performance.now();
+  const proc = spawn(process.execPath, ['server.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BERTH_DATA_DIR: dataDir,
+      ...(config !== null ? { BERTH_CONFIG: join(dataDir, 'berth.yaml') } : {}),
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      ...env
+    },
+    stdio: 'inherit'
+  });
+  await waitForStatus(`${url}/readyz`, 200);
+  return { url, port, dataDir, proc, readyMs: Math.round(performance.now() - spawnedAt) };
 }

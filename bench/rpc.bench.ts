@@ -5,35 +5,20 @@
  * Run: `node bench/rpc.bench.ts` (after `npm run build`).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import WebSocket from 'ws';
-import { freePort, rssMiB, startBare, waitForStatus } from './lib.ts';
+import { freePort, rssMiB, spawnBerth, startBare } from './lib.ts';
 
 const root = resolve(import.meta.dirname, '..');
-const dataDir = mkdtempSync(join(tmpdir(), 'berth-rpc-bench-'));
 const TOKEN = 'bench-token-0123456789abcdef';
-writeFileSync(
-  join(dataDir, 'berth.yaml'),
+const {
+  url,
+  dataDir,
+  proc: berth
+} = await spawnBerth(
   `gateway:\n  rpc:\n    auth:\n      tokens:\n        - { name: bench, token: "${TOKEN}", permissions: ["*"] }\n`
 );
-const port = await freePort();
-const url = `http://127.0.0.1:${port}`;
-const berth = spawn(process.execPath, ['server.ts'], {
-  cwd: root,
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    BERTH_DATA_DIR: dataDir,
-    BERTH_CONFIG: join(dataDir, 'berth.yaml'),
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production'
-  },
-  stdio: 'inherit'
-});
-await waitForStatus(`${url}/readyz`, 200);
 
 const body = '{"jsonrpc":"2.0","method":"system.health","params":{},"id":1}';
 

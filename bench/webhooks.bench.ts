@@ -5,36 +5,20 @@
  * Run: `node bench/webhooks.bench.ts` (after `npm run build`; needs wrk).
  */
 import Database from 'better-sqlite3';
-import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { execFile } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, rssMiB, startBare, waitForStatus } from './lib.ts';
+import { rssMiB, spawnBerth, startBare } from './lib.ts';
 
 const TOKEN = 'bench-webhook-token-0123456789';
-const root = resolve(import.meta.dirname, '..');
-const dataDir = mkdtempSync(join(tmpdir(), 'berth-bench-hooks-'));
-writeFileSync(
-  join(dataDir, 'berth.yaml'),
+const {
+  url,
+  dataDir,
+  proc: berth
+} = await spawnBerth(
   `webhooks:\n  enabled: true\n  token: "${TOKEN}"\n  rateLimit: { maxRequests: 100000000, windowMs: 60000 }\n`
 );
-const port = await freePort();
-const url = `http://127.0.0.1:${port}`;
-const berth = spawn(process.execPath, ['server.ts'], {
-  cwd: root,
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    BERTH_DATA_DIR: dataDir,
-    BERTH_CONFIG: join(dataDir, 'berth.yaml'),
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production'
-  },
-  stdio: 'inherit'
-});
-await waitForStatus(`${url}/healthz`, 200);
 const bare = await startBare(
   JSON.stringify({
     status: 200,

@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { RPC_METHODS } from '$lib/contracts/rpc-methods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, login, startBerth, trpc, type Berth } from './helpers/berth';
 import { closed, openRpcWs } from './helpers/sockets';
@@ -411,27 +412,7 @@ describe('POST /rpc', () => {
     }>(berth, 'rpc.discover');
     expect(doc.openrpc).toMatch(/^1\./);
     const names = doc.methods.map((m) => m.name);
-    for (const m of [
-      'agent.list',
-      'agent.status',
-      'agent.reload',
-      'agent.sendMessage',
-      'session.list',
-      'session.get',
-      'session.compact',
-      'session.delete',
-      'system.health',
-      'system.info',
-      'system.reload',
-      'usage.stats',
-      'event.get',
-      'event.list',
-      'turn.get',
-      'turn.list',
-      'events.subscribe',
-      'rpc.discover'
-    ])
-      expect(names).toContain(m);
+    for (const m of RPC_METHODS) expect(names).toContain(m);
     const send = doc.methods.find((m) => m.name === 'agent.sendMessage')!;
     expect(send.params).toEqual(
       expect.arrayContaining([
