@@ -43,6 +43,7 @@ export async function startBare(body: string): Promise<{ url: string; proc: Chil
   const port = await freePort();
   const code = `require('node:http').createServer((q,s)=>{const b=${JSON.stringify(body)};s.writeHead(200,{'content-type':'application/json','content-length':Buffer.byteLength(b)});s.end(b)}).listen(${port},'127.0.0.1')`;
   const proc = spawn(process.execPath, ['-e', code], { stdio: 'ignore' });
+  process.once('exit', () => proc.kill());
   const url = `http://127.0.0.1:${port}`;
   await waitForStatus(`${url}/`, 200);
   return { url, proc };
@@ -123,6 +124,8 @@ export async function spawnBerth(config: string | null, env: Record<string, stri
     },
     stdio: 'inherit'
   });
+  // A bench that fails half-way must not leave a server holding the terminal.
+  process.once('exit', () => proc.kill());
   await waitForStatus(`${url}/readyz`, 200);
   return { url, port, dataDir, proc, readyMs: Math.round(performance.now() - spawnedAt) };
 }

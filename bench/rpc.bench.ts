@@ -14,6 +14,7 @@ const root = resolve(import.meta.dirname, '..');
 const TOKEN = 'bench-token-0123456789abcdef';
 const {
   url,
+  port,
   dataDir,
   proc: berth
 } = await spawnBerth(
@@ -86,6 +87,7 @@ const echo: ChildProcess = spawn(
   ],
   { cwd: root, stdio: 'inherit' }
 );
+process.once('exit', () => echo.kill());
 await new Promise((r) => setTimeout(r, 500));
 const wsBerth = await pipelined(
   `ws://127.0.0.1:${port}/rpc/ws`,
