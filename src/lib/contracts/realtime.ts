@@ -1,8 +1,9 @@
+import type { AgentChanged } from './agents';
 import type { AuditEntry } from './audit';
 import type { User } from './users';
 
 /** Rooms a socket may ask to join, with the role each needs. */
-export const ROOMS = { audit: 'admin', users: 'admin' } as const;
+export const ROOMS = { audit: 'admin', users: 'admin', agents: 'viewer' } as const;
 export type Room = keyof typeof ROOMS;
 
 export type Ack = (result: { ok: true } | { ok: false; error: string }) => void;
@@ -12,6 +13,7 @@ export interface ServerToClientEvents {
   'session.ended': (payload: { reason: string }) => void;
   'audit.appended': (entry: AuditEntry) => void;
   'user.changed': (user: User) => void;
+  'agent.changed': (change: AgentChanged) => void;
 }
 
 export interface ClientToServerEvents {

@@ -11,6 +11,7 @@ import { ConfigStore } from './config/config.store';
 import { assertSafeBind } from './config/bind-safety';
 import { openDatabase, type OpenedDatabase } from './db/client';
 import { AccessRepository } from './db/repositories/access.repository';
+import { AgentRepository } from './db/repositories/agent.repository';
 import { AuditRepository } from './db/repositories/audit.repository';
 import { EventRepository } from './db/repositories/event.repository';
 import { SessionRepository } from './db/repositories/session.repository';
@@ -107,8 +108,8 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
   const engine = new EngineClient(parseDockerHost(env.DOCKER_HOST));
 
   const access = new AccessRepository(database.db);
-  const agents = new AgentService(config, bus);
   const skills = new SkillService(new SkillRunRepository(database.db), builtinSkills(engine));
+  const agents = new AgentService(config, bus, new AgentRepository(database.db), skills, audit);
   const chatSessions = new SessionRepository(database.db);
   const turnRepo = new TurnRepository(database.db);
   const turns = new TurnService(turnRepo, chatSessions, agents, skills, bus);
@@ -181,14 +182,14 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
   };
   buildRoutes();
   config.onChange((next) => {
+    // Announces each agent that came, went or changed; heartbeats and queues follow that.
     agents.apply(next);
     credentials.apply(next);
-    events.start();
     buildRoutes();
   });
   const recovered = turns.recover();
   const failedRuns = skills.recover();
-  if (recovered.requeued || recovered.failed || failedRuns)
+  if (recovered.requeued || recovered.failed || recovered.cancelled || failedRuns)
     logger.warn(
       { ...recovered, failedSkillRuns: failedRuns },
       'recovered work left by an unclean stop'

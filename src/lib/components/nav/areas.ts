@@ -15,9 +15,7 @@ export const AREAS: Area[] = [
     slug: 'agents',
     label: 'Agents',
     group: 'Assistant',
-    minRole: 'viewer',
-    planned:
-      'Agents, their providers, models, skills and heartbeats will be listed and managed here.'
+    minRole: 'viewer'
   },
   {
     slug: 'chat',

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { AgentChanged } from '$lib/contracts/agents';
 import type { AuditEntry } from '$lib/contracts/audit';
 import type { User } from '$lib/contracts/users';
 import type { EventRecord, TurnRecord } from '$lib/contracts/assistant';
@@ -26,7 +27,8 @@ export interface DomainEvents {
     agentName: string;
     change: 'created' | 'compacted' | 'deleted';
   };
-  'agent.changed': { name: string; state: string };
+  /** An agent's state moved, or it was created, changed (config reload too) or deleted. */
+  'agent.changed': AgentChanged;
   /** A credential stopped working: connections that used it must close. */
   'credential.revoked': { kind: 'rpc' | 'rest'; id: string; name: string };
 }

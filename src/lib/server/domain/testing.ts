@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { parseConfig } from '../config/config.loader';
 import { ConfigStore } from '../config/config.store';
 import { openDatabase } from '../db/client';
+import { AgentRepository } from '../db/repositories/agent.repository';
 import { AuditRepository } from '../db/repositories/audit.repository';
 import { EventRepository } from '../db/repositories/event.repository';
 import { SessionRepository } from '../db/repositories/session.repository';
@@ -30,11 +31,12 @@ export function testDomain(
   const database = openDatabase(join(dir, 'berth.db'), resolve('drizzle'));
   const bus = new DomainBus();
   const config = new ConfigStore({ config: parseConfig(rawConfig, {}), file: null }, {});
-  const agents = new AgentService(config, bus);
   const skills = new SkillService(
     new SkillRunRepository(database.db),
     builtinSkills(new EngineClient({ socketPath: '/nonexistent' }))
   );
+  const audit = new AuditService(new AuditRepository(database.db), bus);
+  const agents = new AgentService(config, bus, new AgentRepository(database.db), skills, audit);
   const sessionRepo = new SessionRepository(database.db);
   const turnRepo = new TurnRepository(database.db);
   const turns = new TurnService(turnRepo, sessionRepo, agents, skills, bus);
@@ -44,7 +46,6 @@ export function testDomain(
     queuedEvents: (name) => events.queuedCount(name),
     lastFailed: (name) => turnRepo.lastFinished(name)?.state === 'failed'
   };
-  const audit = new AuditService(new AuditRepository(database.db), bus);
   return {
     dir,
     database,

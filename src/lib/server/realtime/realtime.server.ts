@@ -80,6 +80,7 @@ export function attachRealtime(server: HttpServer, deps: RealtimeDeps): { close(
       io.in(rooms).disconnectSockets(true);
     }),
     deps.bus.on('audit.appended', (entry) => io.to('room:audit').emit('audit.appended', entry)),
+    deps.bus.on('agent.changed', (change) => io.to('room:agents').emit('agent.changed', change)),
     deps.bus.on('user.changed', (user) => {
       io.to('room:users').emit('user.changed', user);
       void demote(io, user.id, user.role).catch((err: unknown) =>

@@ -1,4 +1,5 @@
 import { router } from './init';
+import { agentsRouter } from './routers/agents.router';
 import { auditRouter } from './routers/audit.router';
 import { credentialsRouter } from './routers/credentials.router';
 import { systemRouter } from './routers/system.router';
@@ -8,6 +9,7 @@ export const appRouter = router({
   users: usersRouter,
   audit: auditRouter,
   system: systemRouter,
-  credentials: credentialsRouter
+  credentials: credentialsRouter,
+  agents: agentsRouter
 });
 export type AppRouter = typeof appRouter;

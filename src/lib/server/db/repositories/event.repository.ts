@@ -81,6 +81,16 @@ export class EventRepository {
       .all();
   }
 
+  /** Fails every queued event of an agent (it was deleted), returning them. */
+  failQueued(agentName: string, now: number): EventRow[] {
+    return this.db
+      .update(systemEvents)
+      .set({ state: 'failed', processedAt: now })
+      .where(and(eq(systemEvents.agentName, agentName), eq(systemEvents.state, 'queued')))
+      .returning()
+      .all();
+  }
+
   page(
     filter: { agentName?: string; state?: EventState },
     limit: number,

@@ -57,6 +57,16 @@ export class TurnRepository {
     });
   }
 
+  /** Cancels every queued turn of an agent, returning them. */
+  cancelQueued(agentName: string, error: string, now: number): TurnRow[] {
+    return this.db
+      .update(turns)
+      .set({ state: 'cancelled', error, finishedAt: now })
+      .where(and(eq(turns.state, 'queued'), eq(turns.agentName, agentName)))
+      .returning()
+      .all();
+  }
+
   agentsWithQueued(): string[] {
     return this.db
       .selectDistinct({ agentName: turns.agentName })

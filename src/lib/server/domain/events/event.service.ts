@@ -32,6 +32,10 @@ export class EventService {
       for (const row of this.events.finishForTurn(turn.turnId, state, Date.now()))
         this.bus.emit('event.changed', toRecord(row));
     });
+    // Heartbeats follow the agents: new or enabled ones beat, disabled or deleted ones stop.
+    bus.on('agent.changed', ({ name, change }) => {
+      if (change !== 'state') this.#schedule(name);
+    });
   }
 
   wake(input: {
@@ -41,7 +45,7 @@ export class EventService {
     source: string;
     mode?: 'now' | 'next-heartbeat';
   }): EventRecord {
-    this.agents.require(input.agentName);
+    this.agents.requireEnabled(input.agentName);
     const row = this.events.insert({
       id: uuidv7(),
       agentName: input.agentName,
@@ -108,11 +112,22 @@ export class EventService {
     this.#stopped = false;
     for (const timer of this.#timers.values()) clearInterval(timer);
     this.#timers.clear();
-    for (const agent of this.agents.list()) {
-      const { heartbeatMs } = this.agents.require(agent.name);
-      this.#timers.set(agent.name, setInterval(() => this.beat(agent.name), heartbeatMs).unref());
-      this.beat(agent.name);
+    for (const agent of this.agents.all()) this.#schedule(agent.name);
+  }
+
+  /** (Re)starts one agent's timer with a beat now; none for a disabled or deleted agent. */
+  #schedule(agentName: string): void {
+    clearInterval(this.#timers.get(agentName));
+    this.#timers.delete(agentName);
+    const agent = this.agents.find(agentName);
+    if (!agent) {
+      for (const row of this.events.failQueued(agentName, Date.now()))
+        this.bus.emit('event.changed', toRecord(row));
+      return;
     }
+    if (this.#stopped || agent.disabled) return;
+    this.#timers.set(agentName, setInterval(() => this.beat(agentName), agent.heartbeatMs).unref());
+    this.beat(agentName);
   }
 
   stop(): void {

@@ -140,7 +140,7 @@ describe('TurnService (real SQLite)', () => {
     domain.close(false);
 
     domain = testDomain({}, dir);
-    expect(domain.turns.recover()).toEqual({ requeued: 1, failed: 1 });
+    expect(domain.turns.recover()).toEqual({ requeued: 1, failed: 1, cancelled: 0 });
     expect((await domain.turns.waitFor(first.turnId, 5000)).state).toBe('completed');
     expect(domain.turns.get(second.turnId)).toMatchObject({
       state: 'failed',

@@ -39,11 +39,17 @@ export class TurnService {
     private readonly skills: SkillService,
     private readonly bus: DomainBus,
     private readonly concurrencyPerAgent = 2
-  ) {}
+  ) {
+    // An enabled (or new) agent runs what waits for it; a deleted one leaves nothing stuck.
+    bus.on('agent.changed', ({ name, change }) => {
+      if (change === 'deleted') this.#cancelQueued(name, `Agent ${name} was deleted`);
+      else if (change !== 'state') this.kick(name);
+    });
+  }
 
   /** Queues a turn with its user message; returns once both are committed. */
   enqueue(input: EnqueueTurn): { turnId: string; sessionId: string; messageId: string } {
-    this.agents.require(input.agentName);
+    this.agents.requireEnabled(input.agentName);
     const now = Date.now();
     const turnId = crypto.randomUUID();
     const messageId = crypto.randomUUID();
@@ -126,11 +132,17 @@ export class TurnService {
     });
   }
 
-  /** At start: turns a crash left running go back to the queue; then every queue runs. */
-  recover(): { requeued: number; failed: number } {
+  /**
+   * At start: turns a crash left running go back to the queue; then every queue runs, but
+   * those of agents that no longer exist (gone from the config while stopped) are cancelled.
+   */
+  recover(): { requeued: number; failed: number; cancelled: number } {
     const result = this.turns.recover(MAX_ATTEMPTS, Date.now());
-    for (const agent of this.turns.agentsWithQueued()) this.kick(agent);
-    return result;
+    let cancelled = 0;
+    for (const agent of this.turns.agentsWithQueued())
+      if (this.agents.find(agent)) this.kick(agent);
+      else cancelled += this.#cancelQueued(agent, `Agent ${agent} no longer exists`);
+    return { ...result, cancelled };
   }
 
   kick(agentName: string): void {
@@ -217,6 +229,12 @@ export class TurnService {
     } finally {
       this.#aborts.delete(row.id);
     }
+  }
+
+  #cancelQueued(agentName: string, reason: string): number {
+    const cancelled = this.turns.cancelQueued(agentName, reason, Date.now());
+    for (const row of cancelled) this.bus.emit('turn.changed', toRecord(row));
+    return cancelled.length;
   }
 
   /** The agent's allowed skills (all when it lists none), narrowed by a request's skill_ids. */

@@ -316,12 +316,11 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
   ]
 ]);
 
-/** Whether every agent's provider can run; read from the config, not per-agent state (no SQL). */
+/** Whether every enabled agent's provider can run; from the definitions, not state (no SQL). */
 function providerCheck(deps: GatewayDeps): { status: 'ok' | 'error'; detail?: string } {
   const broken: string[] = [];
-  for (const { name } of deps.config.current.agents) {
-    const agent = deps.agents.find(name);
-    if (!agent) continue;
+  for (const agent of deps.agents.all()) {
+    if (agent.disabled) continue;
     try {
       deps.agents.provider(agent);
     } catch {

@@ -24,9 +24,9 @@ describe('rpc topics', () => {
     const off = watchBus(bus, (p) => seen.push(p));
     bus.emit('session.changed', { sessionId: 's', agentName: 'main', change: 'compacted' });
     bus.emit('message.delta', { turnId: 't', sessionId: 's', agentName: 'main', text: 'hi' });
-    bus.emit('agent.changed', { name: 'main', state: 'idle' });
+    bus.emit('agent.changed', { name: 'main', change: 'state', state: 'idle' });
     off();
-    bus.emit('agent.changed', { name: 'main', state: 'idle' });
+    bus.emit('agent.changed', { name: 'main', change: 'state', state: 'idle' });
     expect(seen.map((p) => [p.topic, p.agentName])).toEqual([
       ['session.compacted', 'main'],
       ['message.delta', 'main'],

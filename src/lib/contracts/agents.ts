@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { agentNameSchema, type AgentInfo } from './assistant';
+
+/** Names of agents made in the console: they appear in session keys, URLs and logs. */
+export const consoleAgentNameSchema = z
+  .string()
+  .trim()
+  .regex(
+    /^[a-z0-9][a-z0-9_-]{0,62}$/,
+    'Use lowercase letters, digits, - and _ (at most 63), starting with a letter or digit'
+  );
+
+export const HEARTBEAT_MIN_MS = 1000;
+/** A day: a longer interval reads as a mistake, and timers this long gain nothing. */
+export const HEARTBEAT_MAX_MS = 86_400_000;
+
+/** Optional text: blank becomes null, so "cleared in the form" and "never set" are one thing. */
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Use at most ${max} characters`)
+    .nullish()
+    .transform((v) => v || null);
+
+/** Everything about an agent but its name (the name is its identity and cannot change). */
+export const agentSettingsSchema = z.strictObject({
+  description: z.string().trim().max(500, 'Use at most 500 characters').default(''),
+  provider: z.string().trim().min(1, 'Choose a provider').max(64),
+  model: optionalText(200),
+  systemPrompt: optionalText(20_000),
+  skills: z
+    .array(z.string().min(1).max(100))
+    .max(100)
+    .default([])
+    .transform((list) => [...new Set(list)]),
+  heartbeatMs: z
+    .number()
+    .int()
+    .min(HEARTBEAT_MIN_MS, 'Beat at most once a second')
+    .max(HEARTBEAT_MAX_MS, 'Beat at least once a day')
+    .default(30_000),
+  channel: optionalText(64).refine((c) => c === null || /^[A-Za-z0-9._@-]+$/.test(c), {
+    error: 'Use letters, digits, . _ @ - only'
+  })
+});
+
+export const createAgentInput = agentSettingsSchema.extend({ name: consoleAgentNameSchema });
+export type CreateAgentInput = z.input<typeof createAgentInput>;
+export type AgentDefinition = z.output<typeof createAgentInput>;
+
+/** Edits replace every setting; the name picks the agent (config names are refused in words). */
+export const updateAgentInput = agentSettingsSchema.extend({ name: agentNameSchema });
+export type UpdateAgentInput = z.input<typeof updateAgentInput>;
+
+export const agentNameInput = z.object({ name: agentNameSchema });
+export const setAgentDisabledInput = agentNameInput.extend({ disabled: z.boolean() });
+
+export type AgentState = AgentInfo['state'];
+
+/** What the console shows of an agent: its settings, where it comes from, and its state. */
+export interface AgentView {
+  name: string;
+  description: string;
+  provider: string;
+  model: string | null;
+  systemPrompt: string | null;
+  skills: string[];
+  heartbeatMs: number;
+  channel: string | null;
+  source: 'config' | 'console';
+  disabled: boolean;
+  /** `shadowed`: a console agent whose name the config file now declares; the config wins. */
+  state: AgentState | 'shadowed';
+  createdAt: number | null;
+  updatedAt: number | null;
+}
+
+/** The choices the create and edit forms offer. */
+export interface AgentOptions {
+  providers: string[];
+  skills: { id: string; name: string; description: string }[];
+}
+
+/** `state`: a turn started or ended; the others: the agent's definition changed. */
+export type AgentChange = 'state' | 'created' | 'updated' | 'deleted';
+
+export interface AgentChanged {
+  name: string;
+  change: AgentChange;
+  /** null once the agent is gone. */
+  state: AgentState | null;
+}
