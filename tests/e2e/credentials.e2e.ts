@@ -24,7 +24,16 @@ async function takeSecret(page: Page, prefix: 'brt_' | 'brk_'): Promise<string> 
   return secret;
 }
 
-test('an admin creates an RPC token, sees the secret once, rotates and revokes it', async ({
+/** The HTTP status of an agent.list call made with this RPC token. */
+async function rpcStatus(page: Page, token: string): Promise<number> {
+  const res = await page.request.post('/rpc', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { jsonrpc: '2.0', id: 1, method: 'agent.list', params: {} }
+  });
+  return res.status();
+}
+
+test('an admin creates an RPC token, sees the secret once, rotates and revokes it, confirming both', async ({
   page
 }) => {
   await page.goto('/tokens');
@@ -53,10 +62,28 @@ test('an admin creates an RPC token, sees the secret once, rotates and revokes i
   await expect(row).toContainText('console');
   await expect(form.getByLabel('Name')).toHaveValue('');
 
+  // Rotating cuts the current secret off, so it asks first; cancelling changes nothing.
+  expect(await rpcStatus(page, secret)).toBe(200);
   await row.getByRole('button', { name: 'Rotate' }).click();
+  const rotateConfirm = row.getByRole('group', { name: /Rotate token e2e-bot\?/ });
+  await expect(rotateConfirm).toContainText('current secret stops working at once');
+  await expect(rotateConfirm).toContainText('WebSocket connections using it are closed');
+  await expect(rotateConfirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await rotateConfirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(rotateConfirm).toHaveCount(0);
+  await expect(row.getByRole('button', { name: 'Rotate' })).toBeFocused();
+  await expect(page.getByTestId('secret-panel')).toHaveCount(0);
+  await expect(row).toContainText(`${secret.slice(0, 8)}…`);
+  expect(await rpcStatus(page, secret)).toBe(200);
+
+  await page.keyboard.press('Enter');
+  await rotateConfirm.getByRole('button', { name: 'Yes, rotate' }).click();
   const rotated = await takeSecret(page, 'brt_');
   expect(rotated).not.toBe(secret);
+  await expect(rotateConfirm).toHaveCount(0);
   await expect(row).toContainText(`${rotated.slice(0, 8)}…`);
+  expect(await rpcStatus(page, secret)).toBe(401);
+  expect(await rpcStatus(page, rotated)).toBe(200);
 
   // Nothing brings a secret back: not a reload either.
   await page.reload();

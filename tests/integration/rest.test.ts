@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
-import { request } from 'node:http';
+import { createServer, request, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBerth, type Berth } from './helpers/berth';
+import { freePort, startBerth, type Berth } from './helpers/berth';
 
 const KEYS = {
   ci: 'ci-operator-key-0123456789abcdef',
@@ -37,6 +37,39 @@ interface Problem {
   detail: string;
 }
 
+interface CallOptions {
+  key?: string | null;
+  body?: unknown;
+  raw?: string;
+  type?: string;
+}
+
+/** One request under /api/v1, with the ci key unless another (or none: null) is given. */
+async function restCall(
+  berth: Berth,
+  method: string,
+  path: string,
+  options: CallOptions = {}
+): Promise<Reply> {
+  const key = options.key === undefined ? KEYS.ci : options.key;
+  const headers: Record<string, string> = {};
+  if (key) headers.authorization = `Bearer ${key}`;
+  let body: string | undefined;
+  if (options.raw !== undefined || options.body !== undefined) {
+    body = options.raw ?? JSON.stringify(options.body);
+    headers['content-type'] = options.type ?? 'application/json';
+  }
+  const res = await fetch(`${berth.url}/api/v1${path}`, { method, headers, body });
+  const text = await res.text();
+  let json: Record<string, unknown> = {};
+  try {
+    json = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    // not JSON (SSE, empty)
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
 describe('REST v1', () => {
   let berth: Berth;
 
@@ -48,29 +81,8 @@ describe('REST v1', () => {
   });
   afterAll(() => berth.stop());
 
-  async function call(
-    method: string,
-    path: string,
-    options: { key?: string | null; body?: unknown; raw?: string; type?: string } = {}
-  ): Promise<Reply> {
-    const key = options.key === undefined ? KEYS.ci : options.key;
-    const headers: Record<string, string> = {};
-    if (key) headers.authorization = `Bearer ${key}`;
-    let body: string | undefined;
-    if (options.raw !== undefined || options.body !== undefined) {
-      body = options.raw ?? JSON.stringify(options.body);
-      headers['content-type'] = options.type ?? 'application/json';
-    }
-    const res = await fetch(`${berth.url}/api/v1${path}`, { method, headers, body });
-    const text = await res.text();
-    let json: Record<string, unknown> = {};
-    try {
-      json = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      // not JSON (SSE, empty)
-    }
-    return { status: res.status, headers: res.headers, text, json };
-  }
+  const call = (method: string, path: string, options?: CallOptions) =>
+    restCall(berth, method, path, options);
 
   function expectProblem(reply: Reply, status: number, detail?: RegExp): Problem {
     expect(reply.status).toBe(status);
@@ -490,6 +502,148 @@ describe('REST v1', () => {
       /berth_http_requests_total\{interface="rest",[^}]*status="401",token=""\}/
     );
     for (const key of Object.values(KEYS)) expect(text).not.toContain(key);
+  });
+});
+
+describe('REST v1 while the work goes on (202)', () => {
+  /*
+   * An engine that answers /_ping and holds every other request: engine.containers, and a turn
+   * running it, stay `running` until the test answers the held requests.
+   */
+  const held: ServerResponse[] = [];
+  const engine = createServer((req, res) => {
+    if (req.url === '/_ping') res.writeHead(200, { 'Api-Version': '1.45' }).end('OK');
+    else held.push(res);
+  });
+  const release = () => {
+    for (const res of held.splice(0))
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+  };
+  let berth: Berth;
+  const call = (method: string, path: string, options?: CallOptions) =>
+    restCall(berth, method, path, options);
+
+  beforeAll(async () => {
+    const enginePort = await freePort();
+    await new Promise<void>((done) => engine.listen(enginePort, '127.0.0.1', done));
+    berth = await startBerth({
+      config: `
+gateway:
+  rest:
+    apiKeys: [{ name: ci, key: "${KEYS.ci}", role: operator }]
+    waitMs: 300
+    skillWaitMs: 300
+`,
+      env: { DOCKER_HOST: `tcp://127.0.0.1:${enginePort}` }
+    });
+  });
+  afterAll(async () => {
+    if (berth.proc.exitCode === null) await berth.stop();
+    engine.closeAllConnections();
+    engine.close();
+  });
+
+  /** Reads `path` until `done` holds for its JSON (5 s at most). */
+  async function until(path: string, done: (json: Record<string, unknown>) => boolean) {
+    const deadline = Date.now() + 5_000;
+    let reply = await call('GET', path);
+    while (!done(reply.json) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      reply = await call('GET', path);
+    }
+    return reply.json;
+  }
+
+  let runId = '';
+  let turnId = '';
+
+  it('answers /skills/trigger with 202 after skillWaitMs; the run reads as running', async () => {
+    const started = Date.now();
+    const reply = await call('POST', '/skills/trigger', {
+      body: { skill_id: 'engine.containers' }
+    });
+    const waited = Date.now() - started;
+    expect(reply.status).toBe(202);
+    expect(reply.json).toEqual({ runId: expect.any(String) as string, status: 'running' });
+    runId = reply.json.runId as string;
+    expect(reply.headers.get('location')).toBe(`/api/v1/skills/runs/${runId}`);
+    // Held for skillWaitMs (300 ms), not the 30 s default.
+    expect(waited).toBeGreaterThanOrEqual(290);
+    expect(waited).toBeLessThan(5_000);
+    expect(held.length).toBe(1);
+
+    const run = await call('GET', `/skills/runs/${runId}`);
+    expect(run.status).toBe(200);
+    expect(run.json).toMatchObject({
+      runId,
+      skillId: 'engine.containers',
+      status: 'running',
+      output: null,
+      exitCode: null,
+      finishedAt: null,
+      trigger: 'rest',
+      actor: 'ci'
+    });
+  });
+
+  it('answers /chat/send with 202 after waitMs; the turn reads as running', async () => {
+    const started = Date.now();
+    const reply = await call('POST', '/chat/send', {
+      body: { message: '/skill engine.containers {}' }
+    });
+    const waited = Date.now() - started;
+    expect(reply.status).toBe(202);
+    expect(reply.json).toEqual({
+      messageId: expect.any(String) as string,
+      sessionId: expect.any(String) as string,
+      turnId: expect.any(String) as string,
+      status: 'running',
+      reply: null
+    });
+    turnId = reply.json.turnId as string;
+    expect(reply.headers.get('location')).toBe(`/api/v1/turns/${turnId}`);
+    expect(waited).toBeGreaterThanOrEqual(290);
+    expect(waited).toBeLessThan(5_000);
+    expect(held.length).toBe(2);
+
+    const turn = await call('GET', `/turns/${turnId}`);
+    expect(turn.status).toBe(200);
+    expect(turn.json).toMatchObject({
+      turnId,
+      sessionId: reply.json.sessionId,
+      state: 'running',
+      source: 'rest',
+      finishedAt: null,
+      result: null,
+      error: null
+    });
+  });
+
+  it('finishes both once the engine answers; later reads show the outcome', async () => {
+    release();
+    expect(await until(`/skills/runs/${runId}`, (run) => run.status !== 'running')).toMatchObject({
+      status: 'completed',
+      output: [],
+      exitCode: 0
+    });
+    expect(await until(`/turns/${turnId}`, (turn) => turn.state !== 'running')).toMatchObject({
+      state: 'completed',
+      result: 'Skill engine.containers returned: []'
+    });
+  });
+
+  it('stops cleanly with a run still held by the engine', async () => {
+    const reply = await call('POST', '/skills/trigger', {
+      body: { skill_id: 'engine.containers' }
+    });
+    expect(reply.status).toBe(202);
+    expect(held.length).toBe(1);
+    const stopping = Date.now();
+    // SIGTERM: exit 0, before the 8 s after which open connections would be cut.
+    expect(await berth.stop()).toBe(0);
+    expect(Date.now() - stopping).toBeLessThan(5_000);
+    // LOG_LEVEL is warn: nothing at error or fatal (pino levels 50, 60) was logged.
+    expect(berth.output()).not.toMatch(/"level":(50|60)/);
   });
 });
 

@@ -13,50 +13,63 @@ export interface AgentInfo {
   source: 'config' | 'console';
 }
 
-export interface TurnRecord {
-  turnId: string;
-  sessionId: string;
-  agentName: string;
-  state: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
-  source: string;
-  queuedAt: number;
-  startedAt: number | null;
-  finishedAt: number | null;
-  result: string | null;
-  error: string | null;
-  usage: { prompt: number; completion: number };
-}
+/*
+ * The records the gateway hands out, as zod schemas: rpc.discover publishes them as JSON Schema
+ * (see rpc-results.ts) and the types below are inferred from them, so the two cannot drift.
+ */
+const epochMs = z.number().int().describe('milliseconds since the epoch');
 
-export interface EventRecord {
-  eventId: string;
-  agentName: string;
-  state: 'queued' | 'processing' | 'done' | 'failed';
-  text: string;
-  metadata: Record<string, unknown> | null;
-  createdAt: number;
-  processedAt: number | null;
-  turnId: string | null;
-}
+export const turnStateSchema = z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']);
+export const eventStateSchema = z.enum(['queued', 'processing', 'done', 'failed']);
 
-export interface SessionRecord {
-  sessionId: string;
-  agentName: string;
-  key: string;
-  messageCount: number;
-  summary: string | null;
-  createdAt: number;
-  updatedAt: number;
-}
+export const turnRecordSchema = z.strictObject({
+  turnId: z.string(),
+  sessionId: z.string(),
+  agentName: z.string(),
+  state: turnStateSchema,
+  source: z.string().describe('where it came from: rest, rpc, webhook, heartbeat …'),
+  queuedAt: epochMs,
+  startedAt: epochMs.nullable(),
+  finishedAt: epochMs.nullable(),
+  result: z.string().nullable().describe('the reply, once completed'),
+  error: z.string().nullable(),
+  usage: z.strictObject({ prompt: z.number().int(), completion: z.number().int() })
+});
+export type TurnRecord = z.infer<typeof turnRecordSchema>;
 
-export interface MessageRecord {
-  messageId: string;
-  role: 'user' | 'assistant' | 'system' | 'tool';
-  content: string;
-  turnId: string | null;
-  channel: string | null;
-  userId: string | null;
-  createdAt: number;
-}
+export const eventRecordSchema = z.strictObject({
+  eventId: z.string(),
+  agentName: z.string(),
+  state: eventStateSchema,
+  text: z.string(),
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+  createdAt: epochMs,
+  processedAt: epochMs.nullable(),
+  turnId: z.string().nullable().describe('the heartbeat turn that handled it')
+});
+export type EventRecord = z.infer<typeof eventRecordSchema>;
+
+export const sessionRecordSchema = z.strictObject({
+  sessionId: z.string(),
+  agentName: z.string(),
+  key: z.string(),
+  messageCount: z.number().int(),
+  summary: z.string().nullable().describe('older messages folded in by session.compact'),
+  createdAt: epochMs,
+  updatedAt: epochMs
+});
+export type SessionRecord = z.infer<typeof sessionRecordSchema>;
+
+export const messageRecordSchema = z.strictObject({
+  messageId: z.string(),
+  role: z.enum(['user', 'assistant', 'system', 'tool']),
+  content: z.string(),
+  turnId: z.string().nullable(),
+  channel: z.string().nullable(),
+  userId: z.string().nullable(),
+  createdAt: epochMs
+});
+export type MessageRecord = z.infer<typeof messageRecordSchema>;
 
 export interface SkillInfo {
   id: string;

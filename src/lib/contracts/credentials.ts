@@ -32,22 +32,21 @@ export const CONFIG_ID_PREFIX = 'config:';
 
 export type CredentialSource = 'config' | 'console';
 
-export interface RpcTokenView {
+/** What the console lists of any credential; the secret itself is never among it. */
+export interface CredentialView {
   id: string;
   name: string;
   /** The secret's first characters, enough to recognise it; null for config entries. */
   prefix: string | null;
   source: CredentialSource;
   createdAt: number | null;
+}
+
+export interface RpcTokenView extends CredentialView {
   rotatedAt: number | null;
   permissions: string[];
 }
 
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  prefix: string | null;
-  source: CredentialSource;
-  createdAt: number | null;
+export interface ApiKeyView extends CredentialView {
   role: z.infer<typeof roleSchema>;
 }

@@ -15,6 +15,7 @@ describe('configuration', () => {
       rateLimit: { maxRequests: 100, windowMs: 60000 }
     });
     expect(config.gateway.rpc).toEqual({ enabled: true, auth: { type: 'bearer', tokens: [] } });
+    expect(config.gateway.rest).toEqual({ apiKeys: [], waitMs: 60_000, skillWaitMs: 30_000 });
     expect(config.agents.map((a) => a.name)).toEqual(['main']);
   });
 
@@ -50,6 +51,7 @@ describe('configuration', () => {
         {
           server: { port: 'eighty' },
           webhooks: { rateLimit: { windowMs: 5 }, extra: 1 },
+          gateway: { rest: { waitMs: -1, skillWaitMs: 1.5 } },
           agents: [{ name: 'bad name!' }]
         },
         {}
@@ -62,6 +64,8 @@ describe('configuration', () => {
       expect(issues).toContain('server.port:');
       expect(issues).toContain('webhooks.rateLimit.windowMs:');
       expect(issues).toContain('webhooks.extra: unknown key');
+      expect(issues).toContain('gateway.rest.waitMs:');
+      expect(issues).toContain('gateway.rest.skillWaitMs:');
       expect(issues).toContain('agents[0].name:');
     }
   });

@@ -13,6 +13,9 @@ const apiKey = z.strictObject({
   role: roleSchema.default('operator')
 });
 
+/** Up to ten minutes; 0 answers 202 at once. */
+const waitMs = z.number().int().min(0).max(600_000);
+
 const mapping = z.strictObject({
   match: z
     .record(z.string().regex(/^(headers|body)\./, 'must start with headers. or body.'), z.unknown())
@@ -69,7 +72,14 @@ export const configSchema = z.strictObject({
             .prefault({})
         })
         .prefault({}),
-      rest: z.strictObject({ apiKeys: z.array(apiKey).default([]) }).prefault({})
+      rest: z
+        .strictObject({
+          apiKeys: z.array(apiKey).default([]),
+          // How long POST /chat/send and /skills/trigger hold the request before answering 202.
+          waitMs: waitMs.default(60_000),
+          skillWaitMs: waitMs.default(30_000)
+        })
+        .prefault({})
     })
     .prefault({}),
   webhooks: z

@@ -1,5 +1,6 @@
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
 import { hash, timingSafeEqual } from 'node:crypto';
+import type { ApiKeyView, CredentialView, RpcTokenView } from '$lib/contracts/credentials';
 import type { Role } from '$lib/contracts/roles';
 import type { BerthConfig } from '../../config/config.schema';
 import type { AccessRepository } from '../../db/repositories/access.repository';
@@ -7,30 +8,11 @@ import type { Actor, AuditService } from '../audit/audit.service';
 import type { DomainBus } from '../bus';
 import { conflict, notFound } from '../errors';
 
-export interface RpcCredential {
-  id: string;
-  hash: string;
-  name: string;
-  permissions: string[];
-  source: 'config' | 'console';
-}
+/** A credential as the service holds it: the hash that finds it and what the console shows. */
+type Held<X> = CredentialView & { hash: string } & X;
 
-export interface RestCredential {
-  id: string;
-  hash: string;
-  name: string;
-  role: Role;
-  source: 'config' | 'console';
-}
-
-export interface CredentialView {
-  id: string;
-  name: string;
-  prefix: string | null;
-  source: 'config' | 'console';
-  createdAt: number | null;
-  rotatedAt?: number | null;
-}
+export type RpcCredential = Held<{ permissions: string[]; rotatedAt: number | null }>;
+export type RestCredential = Held<{ role: Role }>;
 
 // node:crypto's one-shot native SHA-256: this runs on every gateway request.
 export const hashSecret = (secret: string): string => hash('sha256', secret, 'hex');
@@ -49,6 +31,47 @@ function lookup<T extends { hash: string }>(map: Map<string, T>, secret: string)
   if (!found) return null;
   return timingSafeEqual(Buffer.from(found.hash, 'hex'), Buffer.from(hash, 'hex')) ? found : null;
 }
+
+/**
+ * One kind of credential: the config file's entries first (read-only, no prefix or dates to
+ * show), then those made in the console. `detail` adds what the kind grants.
+ */
+function collect<
+  C extends { name: string },
+  R extends { id: string; name: string; hash: string; prefix: string; createdAt: number },
+  X
+>(
+  config: readonly C[],
+  secretOf: (entry: C) => string,
+  rows: readonly R[],
+  detail: (entry: C | R, row: R | null) => X
+): Held<X>[] {
+  return [
+    ...config.map((c) => ({
+      id: `config:${c.name}`,
+      name: c.name,
+      hash: hashSecret(secretOf(c)),
+      prefix: null,
+      source: 'config' as const,
+      createdAt: null,
+      ...detail(c, null)
+    })),
+    ...rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      hash: r.hash,
+      prefix: r.prefix,
+      source: 'console' as const,
+      createdAt: r.createdAt,
+      ...detail(r, r)
+    }))
+  ];
+}
+
+const byHash = <T extends { hash: string }>(list: T[]) => new Map(list.map((c) => [c.hash, c]));
+
+// Lists go to the console: the hash stays here.
+const withoutHash = <T extends { hash: string }>({ hash: _hash, ...view }: T) => view;
 
 /**
  * RPC tokens and REST API keys, from the config file (read-only) and the console (SQLite, only
@@ -76,48 +99,28 @@ export class CredentialService {
   }
 
   refresh(): void {
-    const rpc = new Map<string, RpcCredential>();
-    for (const t of this.#config.gateway.rpc.auth.tokens) {
-      const hash = hashSecret(t.token);
-      rpc.set(hash, {
-        id: `config:${t.name}`,
-        hash,
-        name: t.name,
-        permissions: t.permissions,
-        source: 'config'
-      });
-    }
-    for (const row of this.repo.activeRpcTokens())
-      rpc.set(row.hash, {
-        id: row.id,
-        hash: row.hash,
-        name: row.name,
-        permissions: row.permissions,
-        source: 'console'
-      });
-    const rest = new Map<string, RestCredential>();
-    for (const k of this.#config.gateway.rest.apiKeys) {
-      const hash = hashSecret(k.key);
-      rest.set(hash, {
-        id: `config:${k.name}`,
-        hash,
-        name: k.name,
-        role: k.role,
-        source: 'config'
-      });
-    }
-    for (const row of this.repo.activeApiKeys())
-      rest.set(row.hash, {
-        id: row.id,
-        hash: row.hash,
-        name: row.name,
-        role: row.role,
-        source: 'console'
-      });
-    this.#rpc = rpc;
-    this.#rest = rest;
+    this.#rpc = byHash(this.#rpcTokens());
+    this.#rest = byHash(this.#apiKeys());
     const webhook = this.#config.webhooks.token;
     this.#webhookHash = webhook ? Buffer.from(hashSecret(webhook), 'hex') : null;
+  }
+
+  #rpcTokens(): RpcCredential[] {
+    return collect(
+      this.#config.gateway.rpc.auth.tokens,
+      (t) => t.token,
+      this.repo.activeRpcTokens(),
+      (entry, row) => ({ permissions: entry.permissions, rotatedAt: row?.rotatedAt ?? null })
+    );
+  }
+
+  #apiKeys(): RestCredential[] {
+    return collect(
+      this.#config.gateway.rest.apiKeys,
+      (k) => k.key,
+      this.repo.activeApiKeys(),
+      (entry) => ({ role: entry.role })
+    );
   }
 
   authenticateRpc(token: string): RpcCredential | null {
@@ -141,25 +144,8 @@ export class CredentialService {
     return credential.permissions.includes('*') || credential.permissions.includes(method);
   }
 
-  listRpcTokens(): (CredentialView & { permissions: string[] })[] {
-    const fromConfig = this.#config.gateway.rpc.auth.tokens.map((t) => ({
-      id: `config:${t.name}`,
-      name: t.name,
-      prefix: null,
-      source: 'config' as const,
-      createdAt: null,
-      permissions: t.permissions
-    }));
-    const fromDb = this.repo.activeRpcTokens().map((r) => ({
-      id: r.id,
-      name: r.name,
-      prefix: r.prefix,
-      source: 'console' as const,
-      createdAt: r.createdAt,
-      rotatedAt: r.rotatedAt ?? null,
-      permissions: r.permissions
-    }));
-    return [...fromConfig, ...fromDb];
+  listRpcTokens(): RpcTokenView[] {
+    return this.#rpcTokens().map(withoutHash);
   }
 
   createRpcToken(
@@ -214,24 +200,8 @@ export class CredentialService {
     this.audit.record(actor, 'rpc-token.revoke', current.name);
   }
 
-  listApiKeys(): (CredentialView & { role: Role })[] {
-    const fromConfig = this.#config.gateway.rest.apiKeys.map((k) => ({
-      id: `config:${k.name}`,
-      name: k.name,
-      prefix: null,
-      source: 'config' as const,
-      createdAt: null,
-      role: k.role
-    }));
-    const fromDb = this.repo.activeApiKeys().map((r) => ({
-      id: r.id,
-      name: r.name,
-      prefix: r.prefix,
-      source: 'console' as const,
-      createdAt: r.createdAt,
-      role: r.role
-    }));
-    return [...fromConfig, ...fromDb];
+  listApiKeys(): ApiKeyView[] {
+    return this.#apiKeys().map(withoutHash);
   }
 
   createApiKey(

@@ -8,9 +8,6 @@ import type { RestContext } from './rest.handler';
 import { chatSendBody, parseBody } from './rest.schemas';
 import { SseStream } from './sse';
 
-/** How long POST /chat/send holds the request for the reply before answering 202. */
-export const CHAT_WAIT_MS = 60_000;
-
 /** POST /chat/send: one turn on the caller's session, answered when done or streamed. */
 export async function chatSend(ctx: RestContext): Promise<void> {
   const { deps, caller } = ctx;
@@ -74,7 +71,8 @@ async function answerTurn(ctx: RestContext, input: EnqueueTurn): Promise<void> {
   let settle: (turn: TurnRecord | null) => void = () => undefined;
   const done = new Promise<TurnRecord | null>((resolve) => (settle = resolve));
   const ids = watchTurn(ctx, input, { final: (t) => settle(t) });
-  const timer = setTimeout(() => settle(null), CHAT_WAIT_MS);
+  // gateway.rest.waitMs: how long the request is held for the reply before answering 202.
+  const timer = setTimeout(() => settle(null), ctx.deps.config.current.gateway.rest.waitMs);
   ctx.res.once('close', () => settle(null));
   const turn = await done;
   clearTimeout(timer);

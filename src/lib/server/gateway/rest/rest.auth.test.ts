@@ -1,16 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import type { Role } from '$lib/contracts/roles';
+import type { RestCredential } from '../../domain/access/credential.service';
 import { credentialName } from '../../http/request-context';
 import { HttpProblem } from './problem';
 import { authenticateRest, identifyRest, type RestAccess } from './rest.auth';
 
-const keys: Record<
-  string,
-  { id: string; hash: string; name: string; role: Role; source: 'config' }
-> = {
-  'viewer-key-0123456789': { id: 'v', hash: '', name: 'dash', role: 'viewer', source: 'config' },
-  'operator-key-0123456789': { id: 'o', hash: '', name: 'ci', role: 'operator', source: 'config' }
+const config = { hash: '', source: 'config', prefix: null, createdAt: null } as const;
+const keys: Record<string, RestCredential> = {
+  'viewer-key-0123456789': { ...config, id: 'v', name: 'dash', role: 'viewer' },
+  'operator-key-0123456789': { ...config, id: 'o', name: 'ci', role: 'operator' }
 };
 const credentials = { authenticateRest: (key: string) => keys[key] ?? null };
 

@@ -4,9 +4,6 @@ import { readJsonBody } from '../http/body';
 import type { RestContext } from './rest.handler';
 import { parseBody, skillTriggerBody } from './rest.schemas';
 
-/** How long POST /skills/trigger holds the request for the run before answering 202. */
-export const TRIGGER_WAIT_MS = 30_000;
-
 /** GET /skills/list */
 export function listSkills(ctx: RestContext): void {
   sendJson(ctx.res, 200, { skills: ctx.deps.skills.list() });
@@ -20,9 +17,10 @@ export async function triggerSkill(ctx: RestContext): Promise<void> {
     trigger: 'rest',
     actor: caller.name
   });
+  // gateway.rest.skillWaitMs: how long the request is held for the run before answering 202.
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), TRIGGER_WAIT_MS);
+    timer = setTimeout(() => resolve(null), deps.config.current.gateway.rest.skillWaitMs);
   });
   const run = await Promise.race([done, timeout]);
   clearTimeout(timer);

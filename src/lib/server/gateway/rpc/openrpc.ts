@@ -1,16 +1,22 @@
 import { z } from 'zod';
+import type { discoverResult } from '$lib/contracts/rpc-results';
 import { RPC_ERRORS } from './jsonrpc';
 import type { RpcMethod } from './rpc.methods';
 
 type JsonSchema = Record<string, unknown>;
+type OpenRpcDocument = z.output<typeof discoverResult>;
 
-let cached: { version: string; doc: unknown } | undefined;
+let cached: { version: string; doc: OpenRpcDocument } | undefined;
 
 /**
- * rpc.discover: an OpenRPC 1.3 document generated from the method table, so the params
- * schemas published are the very zod schemas that validate the calls.
+ * rpc.discover: an OpenRPC 1.3 document generated from the method table, so the schemas
+ * published are the very zod schemas that validate the calls (params) and type the handlers
+ * (results, from the contracts).
  */
-export function openRpcDocument(methods: ReadonlyMap<string, RpcMethod>, version: string): unknown {
+export function openRpcDocument(
+  methods: ReadonlyMap<string, RpcMethod>,
+  version: string
+): OpenRpcDocument {
   if (cached?.version === version) return cached.doc;
   const doc = {
     openrpc: '1.3.2',
@@ -35,11 +41,18 @@ export function openRpcDocument(methods: ReadonlyMap<string, RpcMethod>, version
   return doc;
 }
 
-function describe(name: string, method: RpcMethod) {
-  const schema = z.toJSONSchema(method.params, {
-    io: 'input',
+/** JSON Schema draft 7, the dialect OpenRPC 1.3 names; its $schema line is implied. */
+export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io,
+    target: 'draft-7',
     unrepresentable: 'any'
   }) as JsonSchema;
+  return rest;
+}
+
+function describe(name: string, method: RpcMethod) {
+  const schema = jsonSchema(method.params, 'input');
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required ?? []) as string[]);
   return {
@@ -52,7 +65,7 @@ function describe(name: string, method: RpcMethod) {
       ...(typeof s.description === 'string' ? { description: s.description } : {}),
       schema: s
     })),
-    result: { name: 'result', schema: { type: 'object' } },
+    result: { name: 'result', schema: jsonSchema(method.result, 'output') },
     ...(method.wsOnly ? { servers: [{ name: 'websocket', url: '/rpc/ws' }] } : {})
   };
 }

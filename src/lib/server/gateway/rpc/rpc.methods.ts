@@ -1,6 +1,12 @@
 import { z } from 'zod';
-import { agentNameSchema, limitSchema } from '$lib/contracts/assistant';
+import {
+  agentNameSchema,
+  eventStateSchema,
+  limitSchema,
+  turnStateSchema
+} from '$lib/contracts/assistant';
 import type { Readiness } from '$lib/contracts/health';
+import * as results from '$lib/contracts/rpc-results';
 import { isDomainError } from '../../domain/errors';
 import type { GatewayDeps } from '../gateway.deps';
 import { RpcError, RPC_ERRORS } from './jsonrpc';
@@ -10,8 +16,9 @@ import { MAX_TOPICS, topicPattern } from './rpc.topics';
 
 /**
  * The method table of the JSON-RPC adapter: name → params schema (zod, strict: an unknown
- * field is an error, not silently dropped), handler, description. The same table serves
- * POST /rpc, /rpc/ws and rpc.discover; handlers only call the domain.
+ * field is an error, not silently dropped), result schema (from the contracts; the handler's
+ * return type must fit it), handler, description. The same table serves POST /rpc, /rpc/ws
+ * and rpc.discover; handlers only call the domain.
  */
 
 /** What a /rpc/ws connection offers to the methods that only make sense there. */
@@ -29,15 +36,17 @@ export interface MethodContext {
   readiness: () => Promise<Readiness>;
 }
 
-export interface RpcMethod<S extends z.ZodType = z.ZodType> {
+export interface RpcMethod<S extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
   description: string;
   params: S;
+  result: R;
   /** Needs a /rpc/ws connection (push subscriptions). */
   wsOnly?: boolean;
-  handler(params: z.output<S>, ctx: MethodContext): unknown;
+  handler(params: z.output<S>, ctx: MethodContext): z.output<R> | Promise<z.output<R>>;
 }
 
-const define = <S extends z.ZodType>(m: RpcMethod<S>) => m as unknown as RpcMethod;
+const define = <S extends z.ZodType, R extends z.ZodType>(m: RpcMethod<S, R>) =>
+  m as unknown as RpcMethod;
 
 const DEFAULT_LIMIT = 50;
 const id = z.string().min(1).max(200);
@@ -48,8 +57,6 @@ const instant = z
   .union([z.number().int().min(0), z.iso.datetime({ offset: true }), z.iso.date()])
   .optional()
   .describe('milliseconds since the epoch, or an ISO 8601 date or date-time');
-const turnState = z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']);
-const eventState = z.enum(['queued', 'processing', 'done', 'failed']);
 
 const toMs = (value: number | string | undefined) =>
   value === undefined ? undefined : typeof value === 'number' ? value : Date.parse(value);
@@ -65,6 +72,7 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
     define({
       description: 'List all agents.',
       params: none,
+      result: results.agentListResult,
       handler: (_p, { deps }) => ({
         agents: deps.agents.list().map(({ name, description, state, provider, model }) => ({
           name,
@@ -81,6 +89,7 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
     define({
       description: 'The state of one agent: queued events, running turns, heartbeats.',
       params: z.strictObject({ agentName: agentNameSchema }),
+      result: results.agentStatusResult,
       handler: (p, { deps }) => deps.agents.status(p.agentName)
     })
   ],
@@ -90,6 +99,7 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
       description:
         "Re-read the configuration file and apply this agent's settings; an invalid file keeps the old configuration (-32603 with the error in data.detail).",
       params: z.strictObject({ agentName: agentNameSchema }),
+      result: results.agentReloadResult,
       handler: (p, { deps }) => {
         deps.agents.require(p.agentName);
         try {
@@ -115,6 +125,7 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
         userId: z.string().min(1).max(128).optional(),
         message: z.string().min(1).max(100_000)
       }),
+      result: results.agentSendMessageResult,
       handler: (p, { deps, caller }) => {
         const channel = p.channel ?? 'rpc';
         const userId = p.userId ?? caller.name;
@@ -126,7 +137,7 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
           channel,
           userId
         });
-        return { messageId, status: 'queued', turnId, sessionId };
+        return { messageId, status: 'queued' as const, turnId, sessionId };
       }
     })
   ],
@@ -135,6 +146,7 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
     define({
       description: 'List sessions, most recently updated first.',
       params: z.strictObject({ agentName: agentNameSchema.optional(), limit, cursor }),
+      result: results.sessionListResult,
       handler: (p, { deps }) => deps.sessions.list(p.agentName, p.limit ?? DEFAULT_LIMIT, p.cursor)
     })
   ],
@@ -144,6 +156,7 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
       description:
         'A session and its newest messages (oldest first); before is a messageId to page back.',
       params: z.strictObject({ sessionId: id, limit, before: id.optional() }),
+      result: results.sessionGetResult,
       handler: (p, { deps }) => deps.sessions.get(p.sessionId, p.limit ?? DEFAULT_LIMIT, p.before)
     })
   ],
@@ -152,6 +165,7 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
     define({
       description: 'Fold older messages of a session into its summary.',
       params: z.strictObject({ sessionId: id }),
+      result: results.sessionCompactResult,
       handler: (p, { deps }) => deps.sessions.compact(p.sessionId)
     })
   ],
@@ -160,6 +174,7 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
     define({
       description: 'Delete a session and its messages.',
       params: z.strictObject({ sessionId: id }),
+      result: results.sessionDeleteResult,
       handler: (p, { deps }) => deps.sessions.delete(p.sessionId)
     })
   ],
@@ -168,15 +183,18 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
     define({
       description: 'Health of the database, the container engine and the agents’ providers.',
       params: none,
+      result: results.systemHealthResult,
       handler: async (_p, { deps, readiness }) => {
         const ready = await readiness();
         const providers = providerCheck(deps);
-        const ok =
+        const status: 'ok' | 'degraded' =
           ready.checks.database.status === 'ok' &&
           ready.checks.engine.status === 'ok' &&
-          providers.status === 'ok';
+          providers.status === 'ok'
+            ? 'ok'
+            : 'degraded';
         return {
-          status: ok ? 'ok' : 'degraded',
+          status,
           checks: { database: ready.checks.database, engine: ready.checks.engine, providers }
         };
       }
@@ -187,8 +205,9 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
     define({
       description: 'Name, version, Node.js version, start time, engines and agents.',
       params: none,
+      result: results.systemInfoResult,
       handler: (_p, { deps }) => ({
-        name: 'berth',
+        name: 'berth' as const,
         version: deps.version,
         node: process.version,
         startedAt: deps.startedAt,
@@ -206,10 +225,11 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
       description:
         'Re-read the configuration file. An invalid file keeps the old configuration and answers -32603 with the error in data.detail (and data.issues).',
       params: none,
+      result: results.systemReloadResult,
       handler: (_p, { deps }) => {
         const result = deps.reload();
         if (!result.ok) throw configError(result.error, result.issues);
-        return { reloaded: true, changes: result.changes };
+        return { reloaded: true as const, changes: result.changes };
       }
     })
   ],
@@ -223,6 +243,7 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
         until: instant,
         agentName: agentNameSchema.optional()
       }),
+      result: results.usageStatsResult,
       handler: (p, { deps }) =>
         deps.usage.stats({
           since: toMs(p.since),
@@ -236,6 +257,7 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
     define({
       description: 'A system event queued by /wake, and the turn that handled it.',
       params: z.strictObject({ eventId: id }),
+      result: results.eventGetResult,
       handler: (p, { deps }) => deps.events.get(p.eventId)
     })
   ],
@@ -245,10 +267,11 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
       description: 'System events, newest first.',
       params: z.strictObject({
         agentName: agentNameSchema.optional(),
-        state: eventState.optional(),
+        state: eventStateSchema.optional(),
         limit,
         cursor
       }),
+      result: results.eventListResult,
       handler: (p, { deps }) =>
         deps.events.list(
           { agentName: p.agentName, state: p.state },
@@ -262,6 +285,7 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
     define({
       description: 'One turn: state, result or error, token usage.',
       params: z.strictObject({ turnId: id }),
+      result: results.turnGetResult,
       handler: (p, { deps }) => deps.turns.get(p.turnId)
     })
   ],
@@ -271,11 +295,12 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
       description: 'Turns, newest first.',
       params: z.strictObject({
         agentName: agentNameSchema.optional(),
-        state: turnState.optional(),
+        state: turnStateSchema.optional(),
         sessionId: id.optional(),
         limit,
         cursor
       }),
+      result: results.turnListResult,
       handler: (p, { deps }) =>
         deps.turns.list(
           { agentName: p.agentName, state: p.state, sessionId: p.sessionId },
@@ -294,6 +319,7 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
         topics: z.array(topicPattern).min(1).max(MAX_TOPICS),
         agentName: agentNameSchema.optional()
       }),
+      result: results.subscriptionResult,
       handler: (p, { channel }) => ({ subscribed: channel!.subscribe(p.topics, p.agentName) })
     })
   ],
@@ -303,6 +329,7 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
       description: '/rpc/ws only: stop these topics (all when topics is omitted).',
       wsOnly: true,
       params: z.strictObject({ topics: z.array(z.string().max(64)).max(MAX_TOPICS).optional() }),
+      result: results.subscriptionResult,
       handler: (p, { channel }) => ({ subscribed: channel!.unsubscribe(p.topics) })
     })
   ],
@@ -311,6 +338,7 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
     define({
       description: 'This API as an OpenRPC document.',
       params: none,
+      result: results.discoverResult,
       handler: (_p, { deps }) => openRpcDocument(METHODS, deps.version)
     })
   ]

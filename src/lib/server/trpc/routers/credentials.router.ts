@@ -24,11 +24,7 @@ function refuseConfigEntry(id: string, what: string): void {
 }
 
 const rpcTokens = router({
-  list: admin.query(({ ctx }): RpcTokenView[] =>
-    ctx.app.gateway.credentials
-      .listRpcTokens()
-      .map((t) => ({ ...t, rotatedAt: t.rotatedAt ?? null }))
-  ),
+  list: admin.query(({ ctx }): RpcTokenView[] => ctx.app.gateway.credentials.listRpcTokens()),
   methods: admin.query(() => [...RPC_PERMISSIONS]),
   create: admin
     .input(createRpcTokenInput)
