@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BASE_HEADERS } from './security-headers';
+import { endSoon } from './flush';
+import { API_HEADERS } from './security-headers';
 
 /**
  * The one routing table for requests answered ahead of SvelteKit (probes now; the gateway's
@@ -12,7 +13,7 @@ export interface FastRoute {
   method: string;
   path: string;
   interface: Interface;
-  /** Writes the whole answer; base security headers go in its writeHead (see sendJson). */
+  /** Writes the whole answer; API_HEADERS go in its writeHead (see sendJson). */
   handle(req: IncomingMessage, res: ServerResponse, pathname: string): void | Promise<void>;
   /**
    * Writes an error the front decides before `handle` runs (413 on Content-Length), in this
@@ -78,11 +79,11 @@ export function sendJson(
 ): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
-    ...BASE_HEADERS,
+    ...API_HEADERS,
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(text),
     'Cache-Control': 'no-store',
     ...headers
   });
-  res.end(text);
+  endSoon(res, text);
 }

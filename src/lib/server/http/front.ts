@@ -1,9 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger';
-import { sendJson, type FastRouter } from './fast-router';
+import { sendJson, type FastRoute, type FastRouter, type PrefixRoute } from './fast-router';
 import type { Metrics } from './metrics';
 import { credentialName } from './request-context';
 import { applyBaseHeaders } from './security-headers';
+
+const STARTED = Symbol('berth.started');
+const ROUTE = Symbol('berth.route');
+type Tracked = ServerResponse & { [STARTED]: number; [ROUTE]: FastRoute | PrefixRoute | undefined };
 
 export interface FrontDeps {
   router: FastRouter;
@@ -19,26 +23,32 @@ export interface FrontDeps {
 /**
  * Runs first for every HTTP request: the Host check, the body-size check, metrics, and the
  * fast routing table. Returns false to hand the request to SvelteKit, after setting the base
- * security headers (fast routes write them in their own writeHead, which is cheaper).
+ * security headers (fast routes write API_HEADERS in their own writeHead, which is cheaper).
  */
 export function createFront(
   deps: FrontDeps
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
   const { router, metrics } = deps;
+  // One listener shared by every response (a closure and a `once` wrapper per request showed
+  // in profiles); what it needs rides on the response.
+  function onFinish(this: Tracked) {
+    const route = this[ROUTE];
+    const label = route?.path ?? 'console';
+    const iface = route?.interface ?? 'console';
+    const credential = credentialName(this);
+    metrics.observeRequest(iface, label, this.statusCode, this[STARTED], credential);
+    if (route && route.interface !== 'probe')
+      deps.countRequest(iface, label, this.statusCode, credential);
+  }
   return (req, res) => {
-    const started = performance.now();
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const pathname = q < 0 ? url : url.slice(0, q);
     const route = router.match(req.method ?? 'GET', pathname);
-    const iface = route?.interface ?? 'console';
-    res.once('finish', () => {
-      const label = route?.path ?? 'console';
-      const credential = credentialName(res);
-      metrics.observeRequest(iface, label, res.statusCode, started, credential);
-      if (route && route.interface !== 'probe')
-        deps.countRequest(iface, label, res.statusCode, credential);
-    });
+    const tracked = res as Tracked;
+    tracked[STARTED] = performance.now();
+    tracked[ROUTE] = route;
+    res.on('finish', onFinish);
 
     if (!deps.acceptsHost(req.headers.host)) {
       sendJson(res, 421, { status: 421, error: 'misdirected', message: 'Unknown Host header' });

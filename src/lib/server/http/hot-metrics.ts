@@ -21,15 +21,16 @@ export class Tally3 {
 
   add(a: string, b: string | number, c: string, implied = ''): void {
     let byB = this.#counts.get(a);
-    if (!byB) this.#counts.set(a, (byB = new Map()));
+    if (!byB) this.#counts.set(a, (byB = new Map<string | number, Map<string, Entry>>()));
     let byC = byB.get(b);
-    if (!byC) byB.set(b, (byC = new Map()));
+    if (!byC) byB.set(b, (byC = new Map<string, Entry>()));
     const entry = byC.get(c);
     if (entry) entry.n++;
     else {
       const [na, nb, nc] = this.names;
-      const labels = { [na]: a, [nb]: String(b), [nc]: c };
-      if (this.implied) labels[this.implied] = implied;
+      // The implied label leads, as it did when prom-client was handed all four.
+      const labels: Record<string, string> = this.implied ? { [this.implied]: implied } : {};
+      Object.assign(labels, { [na]: a, [nb]: String(b), [nc]: c });
       byC.set(c, { labels, n: 1 });
     }
   }

@@ -1,6 +1,7 @@
 import type { Readiness } from '$lib/contracts/health';
 import { sendJson, type FastRoute } from './fast-router';
-import { BASE_HEADERS } from './security-headers';
+import { endSoon } from './flush';
+import { API_HEADERS } from './security-headers';
 
 export interface ProbeDeps {
   readiness(): Promise<Readiness>;
@@ -10,7 +11,7 @@ export interface ProbeDeps {
 
 const HEALTHY = JSON.stringify({ status: 'ok' });
 const HEALTHY_HEADERS = Object.freeze({
-  ...BASE_HEADERS,
+  ...API_HEADERS,
   'Content-Type': 'application/json; charset=utf-8',
   'Content-Length': String(HEALTHY.length),
   'Cache-Control': 'no-store'
@@ -25,7 +26,7 @@ export function probeRoutes(deps: ProbeDeps): FastRoute[] {
       interface: 'probe',
       handle: (_req, res) => {
         res.writeHead(200, HEALTHY_HEADERS);
-        res.end(HEALTHY);
+        endSoon(res, HEALTHY);
       }
     },
     {
@@ -44,11 +45,11 @@ export function probeRoutes(deps: ProbeDeps): FastRoute[] {
       handle: async (_req, res) => {
         const text = await deps.metricsText();
         res.writeHead(200, {
-          ...BASE_HEADERS,
+          ...API_HEADERS,
           'Content-Type': deps.metricsContentType,
           'Cache-Control': 'no-store'
         });
-        res.end(text);
+        endSoon(res, text);
       }
     }
   ];

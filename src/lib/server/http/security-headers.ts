@@ -14,6 +14,19 @@ export const BASE_HEADERS: Record<string, string> = {
   'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'"
 };
 
+/**
+ * Headers of the JSON and event-stream answers written ahead of SvelteKit (gateway, probes):
+ * the set OWASP's REST Security Cheat Sheet asks of an API, with Cache-Control added by each
+ * writer. The page-only headers (Referrer-Policy, COOP, CORP, Permissions-Policy) do nothing
+ * for a JSON answer, and each header costs Node about half a microsecond to validate and write
+ * on the gateway's hottest paths.
+ */
+export const API_HEADERS: Record<string, string> = {
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Content-Security-Policy': BASE_HEADERS['Content-Security-Policy']!
+};
+
 export function applyBaseHeaders(res: ServerResponse, https: boolean): void {
   for (const [name, value] of Object.entries(BASE_HEADERS)) res.setHeader(name, value);
   if (https) res.setHeader('Strict-Transport-Security', 'max-age=31536000');

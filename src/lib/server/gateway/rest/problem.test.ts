@@ -47,7 +47,7 @@ describe('toProblem', () => {
 });
 
 describe('sendProblem', () => {
-  it('writes problem+json with type, title, status and detail', () => {
+  it('writes problem+json with type, title, status and detail', async () => {
     let status = 0;
     let headers: Record<string, unknown> = {};
     let body = '';
@@ -62,6 +62,8 @@ describe('sendProblem', () => {
       }
     } as unknown as ServerResponse;
     sendProblem(res, 429, 'slow down', { 'Retry-After': '3' });
+    // The body is written in the check phase (http/flush.ts).
+    await new Promise((done) => setImmediate(done));
     expect(status).toBe(429);
     expect(headers['Content-Type']).toBe('application/problem+json');
     expect(headers['Retry-After']).toBe('3');

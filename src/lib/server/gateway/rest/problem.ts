@@ -2,7 +2,8 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { isDomainError } from '../../domain/errors';
 import type { Logger } from '../../logger';
-import { BASE_HEADERS } from '../../http/security-headers';
+import { endSoon } from '../../http/flush';
+import { API_HEADERS } from '../../http/security-headers';
 import { BodyError } from '../http/body';
 
 /** An HTTP-level refusal decided by the adapter itself (auth, routing), not by the domain. */
@@ -83,7 +84,7 @@ export function sendProblem(
     detail
   });
   res.writeHead(status, {
-    ...BASE_HEADERS,
+    ...API_HEADERS,
     'Content-Type': 'application/problem+json',
     'Content-Length': Buffer.byteLength(text),
     'Cache-Control': 'no-store',
@@ -91,5 +92,5 @@ export function sendProblem(
     ...(status === 413 ? { Connection: 'close' } : {}),
     ...headers
   });
-  res.end(text);
+  endSoon(res, text);
 }

@@ -5,7 +5,13 @@ import { credentialName } from '../../http/request-context';
 import { HttpProblem } from './problem';
 import { authenticateRest, identifyRest, type RestAccess } from './rest.auth';
 
-const config = { hash: '', source: 'config', prefix: null, createdAt: null } as const;
+const config = {
+  hash: '',
+  digest: Buffer.alloc(32),
+  source: 'config',
+  prefix: null,
+  createdAt: null
+} as const;
 const keys: Record<string, RestCredential> = {
   'viewer-key-0123456789': { ...config, id: 'v', name: 'dash', role: 'viewer' },
   'operator-key-0123456789': { ...config, id: 'o', name: 'ci', role: 'operator' }

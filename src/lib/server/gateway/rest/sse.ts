@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { BASE_HEADERS } from '../../http/security-headers';
+import { API_HEADERS } from '../../http/security-headers';
 
 const KEEPALIVE_MS = 15_000;
 
@@ -15,7 +15,7 @@ export class SseStream {
   constructor(res: ServerResponse) {
     this.#res = res;
     res.writeHead(200, {
-      ...BASE_HEADERS,
+      ...API_HEADERS,
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-store',
       'X-Accel-Buffering': 'no'

@@ -150,16 +150,20 @@ export function handleMessage(text: string, dispatch: Dispatch): Promise<RpcAnsw
 }
 
 /** Handles an already parsed message (a request object or a batch). */
-export async function handleValue(parsed: unknown, dispatch: Dispatch): Promise<RpcAnswer> {
-  if (!Array.isArray(parsed)) return runOne(parsed, dispatch);
-  if (parsed.length === 0)
+export function handleValue(parsed: unknown, dispatch: Dispatch): Promise<RpcAnswer> {
+  // A single request, the common case, takes no extra promise layer.
+  return Array.isArray(parsed) ? handleBatch(parsed, dispatch) : runOne(parsed, dispatch);
+}
+
+async function handleBatch(batch: unknown[], dispatch: Dispatch): Promise<RpcAnswer> {
+  if (batch.length === 0)
     return errorResponse(null, new RpcError(RPC_ERRORS.INVALID_REQUEST, 'empty batch'));
-  if (parsed.length > MAX_BATCH)
+  if (batch.length > MAX_BATCH)
     return errorResponse(
       null,
       new RpcError(RPC_ERRORS.INVALID_REQUEST, `batch holds more than ${MAX_BATCH} requests`)
     );
-  const answers = await Promise.all(parsed.map((item) => runOne(item, dispatch)));
+  const answers = await Promise.all(batch.map((item) => runOne(item, dispatch)));
   const sent = answers.filter((a): a is RpcResponse => a !== null);
   return sent.length ? sent : null;
 }

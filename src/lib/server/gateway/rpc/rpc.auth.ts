@@ -33,13 +33,21 @@ const READ_ONLY = new Set([
   'events.subscribe'
 ]);
 
+/** One Caller per credential object (they are replaced when credentials change), not per call. */
+const callers = new WeakMap<RpcCredential, Caller>();
+
 export function tokenCaller(credential: RpcCredential): Caller {
-  return {
-    name: credential.name,
-    kind: 'token',
-    credentialId: credential.id,
-    may: (method) => ALWAYS.has(method) || CredentialService.permits(credential, method)
-  };
+  let caller = callers.get(credential);
+  if (!caller) {
+    caller = {
+      name: credential.name,
+      kind: 'token',
+      credentialId: credential.id,
+      may: (method) => ALWAYS.has(method) || CredentialService.permits(credential, method)
+    };
+    callers.set(credential, caller);
+  }
+  return caller;
 }
 
 export function consoleCaller(user: { email: string; role: Role }): Caller {

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson } from '../../http/fast-router';
 import { setCredentialName } from '../../http/request-context';
-import { BASE_HEADERS } from '../../http/security-headers';
+import { endSoon } from '../../http/flush';
+import { API_HEADERS } from '../../http/security-headers';
 import type { GatewayDeps } from '../gateway.deps';
 import { BodyError, readJsonBody } from '../http/body';
 import type { RouteSet } from '../routes';
@@ -71,8 +72,8 @@ async function handlePost(
   }
   const answer = await handleValue(body, (call) => dispatch(call, caller, null));
   if (answer === null) {
-    res.writeHead(204, { ...BASE_HEADERS, 'Cache-Control': 'no-store' });
-    res.end();
+    res.writeHead(204, { ...API_HEADERS, 'Cache-Control': 'no-store' });
+    endSoon(res);
     return;
   }
   sendJson(res, 200, answer);
