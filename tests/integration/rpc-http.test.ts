@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { RPC_METHODS } from '$lib/contracts/rpc-methods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,6 +123,43 @@ describe('POST /rpc', () => {
     const deep = await post(berth, `${'['.repeat(40)}${']'.repeat(40)}`);
     expect(JSON.parse(deep.text)).toMatchObject({ id: null, error: { code: -32700 } });
     expect((await fetch(`${berth.url}/rpc/other`, { method: 'POST' })).status).toBe(404);
+  });
+
+  it('reads a body that arrives with its headers and one that trickles in after them', async () => {
+    const body = '{"jsonrpc":"2.0","method":"system.health","params":{},"id":"slow"}';
+    const head = [
+      'POST /rpc HTTP/1.1',
+      `Host: 127.0.0.1:${berth.port}`,
+      'Content-Type: application/json',
+      `Authorization: Bearer ${OPS}`,
+      `Content-Length: ${body.length}`,
+      '',
+      ''
+    ].join('\r\n');
+    const answer = (parts: string[]) =>
+      new Promise<string>((done, fail) => {
+        const socket = connect(berth.port, '127.0.0.1');
+        let text = '';
+        socket.on('data', (d: Buffer) => {
+          text += d.toString();
+          if (text.includes('"id":"slow"}')) {
+            socket.end();
+            done(text);
+          }
+        });
+        socket.on('error', fail);
+        void (async () => {
+          for (const part of parts) {
+            socket.write(part);
+            await new Promise((r) => setTimeout(r, 60));
+          }
+        })();
+      });
+    for (const parts of [[head + body], [head, body.slice(0, 20), body.slice(20)]]) {
+      const text = await answer(parts);
+      expect(text.startsWith('HTTP/1.1 200')).toBe(true);
+      expect(text).toContain('"result":{"status"');
+    }
   });
 
   it('follows the JSON-RPC 2.0 specification examples (params by name only)', async () => {
