@@ -118,11 +118,12 @@ export async function spawnBerth(config: string | null, env: Record<string, stri
       HOST: '127.0.0.1',
       BERTH_DATA_DIR: dataDir,
       ...(config !== null ? { BERTH_CONFIG: join(dataDir, 'berth.yaml') } : {}),
-      LOG_LEVEL: 'warn',
+      // The default level, so the access log's cost is in the figures; its lines go nowhere.
+      LOG_LEVEL: 'info',
       NODE_ENV: 'production',
       ...env
     },
-    stdio: 'inherit'
+    stdio: ['ignore', 'ignore', 'inherit']
   });
   // A bench that fails half-way must not leave a server holding the terminal.
   process.once('exit', () => proc.kill());

@@ -658,3 +658,40 @@ describe('POST /rpc with auth.type none, then disabled by a reload', () => {
     await expect(openRpcWs(berth)).rejects.toThrow('HTTP 404');
   });
 });
+
+describe('the access log', () => {
+  let berth: Berth;
+  beforeAll(async () => {
+    berth = await startBerth({ config: CONFIG, env: { LOG_LEVEL: 'info' } });
+  });
+  afterAll(() => berth.stop());
+
+  it('logs each gateway request by route and credential name, never a secret', async () => {
+    const wrong = 'wrong-token-that-must-not-be-logged';
+    await post(berth, '{"jsonrpc":"2.0","method":"agent.list","id":1}');
+    await post(berth, '{"jsonrpc":"2.0","method":"agent.list","id":2}', wrong);
+    await fetch(`${berth.url}/rpc?token=${wrong}`, { method: 'POST' });
+    const deadline = Date.now() + 5000;
+    const lines = () =>
+      berth
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('"msg":"request"'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    while (lines().length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(lines()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          interface: 'rpc',
+          method: 'POST',
+          route: '/rpc',
+          status: 200,
+          credential: 'ops'
+        }),
+        expect.objectContaining({ route: '/rpc', status: 401, credential: null })
+      ])
+    );
+    expect(berth.output()).not.toContain(OPS);
+    expect(berth.output()).not.toContain(wrong);
+  });
+});

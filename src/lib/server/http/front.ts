@@ -28,7 +28,7 @@ export interface FrontDeps {
 export function createFront(
   deps: FrontDeps
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { router, metrics } = deps;
+  const { router, metrics, logger } = deps;
   // One listener shared by every response (a closure and a `once` wrapper per request showed
   // in profiles); what it needs rides on the response.
   function onFinish(this: Tracked) {
@@ -37,8 +37,21 @@ export function createFront(
     const iface = route?.interface ?? 'console';
     const credential = credentialName(this);
     metrics.observeRequest(iface, label, this.statusCode, this[STARTED], credential);
-    if (route && route.interface !== 'probe')
-      deps.countRequest(iface, label, this.statusCode, credential);
+    if (!route || route.interface === 'probe') return;
+    deps.countRequest(iface, label, this.statusCode, credential);
+    // The access log names the route from the table and the credential by name: never the raw
+    // URL (a query string could hold a token) nor a header.
+    logger.info(
+      {
+        interface: iface,
+        method: this.req.method,
+        route: label,
+        status: this.statusCode,
+        ms: Math.round((performance.now() - this[STARTED]) * 100) / 100,
+        credential
+      },
+      'request'
+    );
   }
   return (req, res) => {
     const url = req.url ?? '/';
