@@ -28,7 +28,10 @@ export interface FrontDeps {
 export function createFront(
   deps: FrontDeps
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { router, metrics, logger } = deps;
+  const { router, metrics } = deps;
+  // Access lines carry only the fields written below, none of them secret, so they skip the
+  // redaction pass (about 2 µs a line).
+  const access = deps.logger.child({}, { redact: { paths: [], censor: '' } });
   // One listener shared by every response (a closure and a `once` wrapper per request showed
   // in profiles); what it needs rides on the response.
   function onFinish(this: Tracked) {
@@ -41,7 +44,7 @@ export function createFront(
     deps.countRequest(iface, label, this.statusCode, credential);
     // The access log names the route from the table and the credential by name: never the raw
     // URL (a query string could hold a token) nor a header.
-    logger.info(
+    access.info(
       {
         interface: iface,
         method: this.req.method,
