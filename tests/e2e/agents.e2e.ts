@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { addUser, ADMIN, hydrated, signedInPage, signIn } from './helpers';
+import { ADMIN, adminAddsAndSignsIn, hydrated, signIn } from './helpers';
 
 test('an admin creates, edits, disables and deletes an agent', async ({ page }) => {
   await signIn(page, ADMIN.email, ADMIN.password);
@@ -73,15 +73,12 @@ test('a viewer sees the agents without the controls that change them', async ({
   page,
   browser
 }) => {
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await expect(page).toHaveURL(/\/$/);
-  await addUser(page, {
+  const viewer = await adminAddsAndSignsIn(page, browser, {
     email: 'agent-viewer@example.com',
     name: 'Agent Viewer',
     role: 'viewer',
     password: 'viewer-password-1'
   });
-  const viewer = await signedInPage(browser, 'agent-viewer@example.com', 'viewer-password-1');
   await viewer.goto('/agents');
   await hydrated(viewer);
   await expect(

@@ -1,20 +1,16 @@
 import { expect, test } from '@playwright/test';
-import { addUser, ADMIN, hydrated, signedInPage, signIn } from './helpers';
+import { adminAddsAndSignsIn, hydrated, signIn } from './helpers';
 
 test('a user disabled while signed in is thrown out live and cannot sign in again', async ({
   page,
   browser
 }) => {
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await expect(page).toHaveURL(/\/$/);
-  await addUser(page, {
+  const otto = await adminAddsAndSignsIn(page, browser, {
     email: 'otto@example.com',
     name: 'Otto Operator',
     role: 'operator',
     password: 'operator-password-1'
   });
-
-  const otto = await signedInPage(browser, 'otto@example.com', 'operator-password-1');
   await hydrated(otto);
   // Wait until the console's live socket is up, so the push can reach it.
   await expect(otto.locator('[data-live="connected"]')).toBeAttached();

@@ -49,3 +49,18 @@ export async function addUser(
     page.getByRole('table', { name: 'Users' }).locator(`tr[data-email="${user.email}"]`)
   ).toBeVisible();
 }
+
+/**
+ * Signs the admin in on `page`, creates this user through the Users page and returns a page
+ * of their own, signed in.
+ */
+export async function adminAddsAndSignsIn(
+  page: Page,
+  browser: Browser,
+  user: { email: string; name: string; role: string; password: string }
+): Promise<Page> {
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await expect(page).toHaveURL(/\/$/);
+  await addUser(page, user);
+  return signedInPage(browser, user.email, user.password);
+}

@@ -1,20 +1,16 @@
 import { expect, test } from '@playwright/test';
-import { addUser, ADMIN, signedInPage, signIn } from './helpers';
+import { ADMIN, adminAddsAndSignsIn, signIn } from './helpers';
 
 test('a viewer sees only what a viewer may, and admin pages refuse them', async ({
   page,
   browser
 }) => {
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await expect(page).toHaveURL(/\/$/);
-  await addUser(page, {
+  const viewer = await adminAddsAndSignsIn(page, browser, {
     email: 'vera@example.com',
     name: 'Vera Viewer',
     role: 'viewer',
     password: 'viewer-password-1'
   });
-
-  const viewer = await signedInPage(browser, 'vera@example.com', 'viewer-password-1');
   const nav = viewer.getByRole('navigation');
   await expect(nav.getByRole('link', { name: 'Containers' })).toBeVisible();
   await expect(nav.getByRole('link', { name: 'Users' })).toHaveCount(0);

@@ -58,18 +58,14 @@ export const setAgentDisabledInput = agentNameInput.extend({ disabled: z.boolean
 
 export type AgentState = AgentInfo['state'];
 
-/** What the console shows of an agent: its settings, where it comes from, and its state. */
-export interface AgentView {
-  name: string;
-  description: string;
-  provider: string;
-  model: string | null;
-  systemPrompt: string | null;
-  skills: string[];
-  heartbeatMs: number;
-  channel: string | null;
-  source: 'config' | 'console';
+/** An agent in force: its definition, whether it is disabled, and where it comes from. */
+export interface AgentRecord extends AgentDefinition {
   disabled: boolean;
+  source: 'config' | 'console';
+}
+
+/** What the console shows of an agent: its definition, its state and its dates. */
+export interface AgentView extends AgentRecord {
   /** `shadowed`: a console agent whose name the config file now declares; the config wins. */
   state: AgentState | 'shadowed';
   createdAt: number | null;

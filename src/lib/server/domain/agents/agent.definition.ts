@@ -1,20 +1,10 @@
 import type { z } from 'zod';
+import type { AgentRecord } from '$lib/contracts/agents';
 import type { BerthConfig } from '../../config/config.schema';
 import type { AgentRow } from '../../db/repositories/agent.repository';
 import { invalid } from '../errors';
 
-export interface Agent {
-  name: string;
-  description: string;
-  provider: string;
-  model: string | null;
-  systemPrompt: string | null;
-  skills: string[];
-  heartbeatMs: number;
-  channel: string | null;
-  disabled: boolean;
-  source: 'config' | 'console';
-}
+export type Agent = AgentRecord;
 
 type Fields = Pick<Agent, 'name' | 'description' | 'provider' | 'skills' | 'heartbeatMs'> & {
   model?: string | null;
