@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { RPC_METHODS } from '$lib/contracts/rpc-methods';
@@ -123,6 +124,34 @@ describe('POST /rpc', () => {
     const deep = await post(berth, `${'['.repeat(40)}${']'.repeat(40)}`);
     expect(JSON.parse(deep.text)).toMatchObject({ id: null, error: { code: -32700 } });
     expect((await fetch(`${berth.url}/rpc/other`, { method: 'POST' })).status).toBe(404);
+  });
+
+  it('answers 413 to a chunked body far over the limit sent at once, not a reset', async () => {
+    for (let round = 0; round < 3; round++) {
+      const answer = await new Promise<{ status: number; connection?: string }>(
+        (resolve, reject) => {
+          const req = request(
+            {
+              host: '127.0.0.1',
+              port: berth.port,
+              method: 'POST',
+              path: '/rpc',
+              headers: { authorization: `Bearer ${OPS}`, 'content-type': 'application/json' }
+            },
+            (res) => {
+              res.resume();
+              resolve({ status: res.statusCode ?? 0, connection: res.headers.connection });
+            }
+          );
+          req.on('error', reject);
+          req.write('{"jsonrpc":"2.0","method":"agent.list","params":{"pad":"');
+          const chunk = 'x'.repeat(256 * 1024);
+          for (let i = 0; i < 16; i++) req.write(chunk); // 4 MiB, four times the limit
+          req.end('"},"id":1}');
+        }
+      );
+      expect(answer).toEqual({ status: 413, connection: 'close' });
+    }
   });
 
   it('reads a body that arrives with its headers and one that trickles in after them', async () => {

@@ -71,11 +71,16 @@ export class FastRouter {
   }
 }
 
+/**
+ * Writes a whole JSON answer. `now`: for answers made in the check phase (after a group
+ * commit), where waiting for the next check phase would only add a loop turn.
+ */
 export function sendJson(
   res: ServerResponse,
   status: number,
   body: unknown,
-  headers: Record<string, string> = {}
+  headers: Record<string, string> = {},
+  when: 'soon' | 'now' = 'soon'
 ): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
@@ -85,5 +90,6 @@ export function sendJson(
     'Cache-Control': 'no-store',
     ...headers
   });
-  endSoon(res, text);
+  if (when === 'now') res.end(text);
+  else endSoon(res, text);
 }

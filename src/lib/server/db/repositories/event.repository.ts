@@ -81,6 +81,15 @@ export class EventRepository {
       .all();
   }
 
+  agentsWithQueued(): string[] {
+    return this.db
+      .selectDistinct({ agentName: systemEvents.agentName })
+      .from(systemEvents)
+      .where(eq(systemEvents.state, 'queued'))
+      .all()
+      .map((r) => r.agentName);
+  }
+
   /** Fails every queued event of an agent (it was deleted), returning them. */
   failQueued(agentName: string, now: number): EventRow[] {
     return this.db

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testDomain } from '../testing';
 
@@ -50,6 +53,18 @@ describe('EventService (real SQLite)', () => {
     expect(status.queuedEvents).toBe(0);
     expect(status.nextHeartbeatAt! - status.lastHeartbeatAt!).toBe(30_000);
     expect(domain.events.beat('main')).toBeNull();
+  });
+
+  it('at start, events queued for an agent that is gone fail; the others wait', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'berth-events-'));
+    const before = testDomain({ agents: [{ name: 'main' }, { name: 'gone' }] }, dir);
+    const orphan = before.events.wake({ agentName: 'gone', text: 'x', source: 'webhook' });
+    const kept = before.events.wake({ agentName: 'main', text: 'y', source: 'webhook' });
+    before.close(false);
+    domain = testDomain({ agents: [{ name: 'main', heartbeatMs: 3_600_000 }] }, dir);
+    domain.events.start();
+    expect(domain.events.get(orphan.eventId).state).toBe('failed');
+    expect(domain.events.get(kept.eventId).state).not.toBe('failed');
   });
 
   it('mode "now" asks for an immediate heartbeat', async () => {

@@ -107,12 +107,17 @@ export class EventService {
     return turnId;
   }
 
-  /** Starts a heartbeat timer per agent (and one beat now, for events left from before). */
+  /**
+   * Starts a heartbeat timer per agent (and one beat now, for events left from before). Events
+   * queued for an agent that is gone (removed from the file while Berth was stopped) fail.
+   */
   start(): void {
     this.#stopped = false;
     for (const timer of this.#timers.values()) clearInterval(timer);
     this.#timers.clear();
-    for (const agent of this.agents.all()) this.#schedule(agent.name);
+    const names = new Set(this.agents.all().map((a) => a.name));
+    for (const name of this.events.agentsWithQueued()) if (!names.has(name)) this.#schedule(name);
+    for (const name of names) this.#schedule(name);
   }
 
   /** (Re)starts one agent's timer with a beat now; none for a disabled or deleted agent. */

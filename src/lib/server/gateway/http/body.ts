@@ -79,13 +79,21 @@ function stream(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-/** Lets a refused request's body drain (keep-alive needs it), but not an endless one. */
+/**
+ * Lets a refused request's body drain (keep-alive needs it), but not an endless one. Past the
+ * limit the socket is destroyed in the check phase, after the answer already queued for it
+ * (http/flush.ts queues in the same order) has been written.
+ */
 export function discardBody(req: IncomingMessage, limit: number): void {
   let seen = 0;
-  req.on('data', (chunk: Buffer) => {
+  const onData = (chunk: Buffer) => {
     seen += chunk.length;
-    if (seen > limit) req.socket.destroy();
-  });
+    if (seen <= limit) return;
+    req.off('data', onData);
+    req.pause();
+    setImmediate(() => req.socket.destroy());
+  };
+  req.on('data', onData);
   req.resume();
 }
 

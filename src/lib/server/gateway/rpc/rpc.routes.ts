@@ -68,7 +68,9 @@ async function handlePost(
   } catch (err) {
     if (!(err instanceof BodyError)) throw err;
     if (err.status === 400) return sendJson(res, 200, errorResponse(null, parseError(err)));
-    return refuse(res, err.status, RPC_ERRORS.INVALID_REQUEST, err.message);
+    // A 413 leaves the rest of the body unread: the connection cannot be reused.
+    const close: Record<string, string> = err.status === 413 ? { Connection: 'close' } : {};
+    return refuse(res, err.status, RPC_ERRORS.INVALID_REQUEST, err.message, close);
   }
   const answer = await handleValue(body, (call) => dispatch(call, caller, null));
   if (answer === null) {

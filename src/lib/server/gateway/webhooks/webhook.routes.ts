@@ -109,7 +109,9 @@ async function handle(
       res,
       answer.status,
       answer.body,
-      answer.replayed ? { 'Idempotent-Replayed': 'true' } : {}
+      answer.replayed ? { 'Idempotent-Replayed': 'true' } : {},
+      // Already batched: the group commit settles in the check phase.
+      'now'
     );
   } catch (err) {
     const error = toWebhookError(err, deps.logger);
