@@ -157,6 +157,8 @@ export class TurnService {
       this.bus.emit('turn.changed', toRecord(row));
       void this.#run(row).finally(() => {
         this.#running.set(agentName, this.running(agentName) - 1);
+        // After stop() the database may already be closed (shutdown): nothing more to report.
+        if (this.#stopped) return;
         this.agents.touch(agentName);
         this.kick(agentName);
       });
