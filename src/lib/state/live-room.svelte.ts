@@ -1,5 +1,5 @@
 import { consoleSocket, type ConsoleSocket } from '$lib/client/socket';
-import type { Room } from '$lib/contracts/realtime';
+import type { ChannelName } from '$lib/contracts/realtime';
 
 export type LiveStatus = 'connecting' | 'live' | 'offline' | 'refused';
 
@@ -7,18 +7,18 @@ export type LiveStatus = 'connecting' | 'live' | 'offline' | 'refused';
 export type Subscribe = (socket: ConsoleSocket) => () => void;
 
 /**
- * Membership of one realtime room: joins on every (re)connect, since the server forgets rooms
- * when a socket drops, and leaves when stopped. Browser only: call start() from onMount.
+ * Membership of one realtime channel: joins on every (re)connect, since the server forgets a
+ * socket's channels when it drops, and leaves when stopped. Browser only: call start() from onMount.
  */
 export class LiveRoom {
   status = $state<LiveStatus>('connecting');
   refusal = $state<string | null>(null);
 
-  readonly #room: Room;
+  readonly #channel: ChannelName;
   readonly #subscribe: Subscribe;
 
-  constructor(room: Room, subscribe: Subscribe) {
-    this.#room = room;
+  constructor(channel: ChannelName, subscribe: Subscribe) {
+    this.#channel = channel;
     this.#subscribe = subscribe;
   }
 
@@ -27,7 +27,7 @@ export class LiveRoom {
     const socket = consoleSocket();
     const join = () => {
       this.status = 'connecting';
-      socket.emit('room.join', this.#room, (result) => {
+      socket.emit('room.join', this.#channel, (result) => {
         this.status = result.ok ? 'live' : 'refused';
         this.refusal = result.ok ? null : result.error;
       });
@@ -43,7 +43,7 @@ export class LiveRoom {
       unsubscribe();
       socket.off('connect', join);
       socket.off('disconnect', offline);
-      if (socket.connected) socket.emit('room.leave', this.#room, () => undefined);
+      if (socket.connected) socket.emit('room.leave', this.#channel, () => undefined);
     };
   }
 }

@@ -1,16 +1,16 @@
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import { Server, type Socket } from 'socket.io';
-import {
-  ROOMS,
-  type ClientToServerEvents,
-  type ServerToClientEvents,
-  type SocketData
+import type {
+  ClientToServerEvents,
+  ServerToClientEvents,
+  SocketData
 } from '$lib/contracts/realtime';
-import { roleAtLeast } from '$lib/contracts/roles';
 import type { DomainBus } from '../domain/bus';
 import type { LoginSessionService } from '../domain/users/login-session.service';
 import { readCookie, SESSION_COOKIE } from '../gateway/auth/cookie';
 import type { Logger } from '../logger';
+import { ChannelHub } from './channel-hub';
+import { consoleChannels } from './channels';
 
 type IO = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type ClientSocket = Socket<
@@ -31,7 +31,8 @@ export interface RealtimeDeps {
 
 /**
  * socket.io for the console: WebSocket transport only (browsers always send Origin on it),
- * the login-session check at the handshake, and rooms whose joins are checked by role.
+ * the login-session check at the handshake, and channels (channel-hub.ts) whose joins are checked
+ * by role. A channel's members share the socket.io room `room:<channel name>`.
  */
 export function attachRealtime(server: HttpServer, deps: RealtimeDeps): { close(): Promise<void> } {
   const io: IO = new Server(server, {
@@ -48,25 +49,43 @@ export function attachRealtime(server: HttpServer, deps: RealtimeDeps): { close(
     const token = readCookie(socket.request.headers.cookie, SESSION_COOKIE);
     const valid = deps.sessions.validate(token);
     if (!valid) return next(new Error('unauthorized'));
-    socket.data = { userId: valid.user.id, sessionId: valid.sessionId, role: valid.user.role };
+    socket.data = { userId: valid.user.id, sessionId: valid.sessionId };
     void socket.join([`user:${valid.user.id}`, `session:${valid.sessionId}`]);
     next();
   });
 
+  const hub = new ChannelHub(consoleChannels(deps), {
+    enter: (member, channel) => void io.sockets.sockets.get(member)?.join(roomOf(channel)),
+    // A socket that disconnected has already left its socket.io rooms.
+    exit: (member, channel) => void io.sockets.sockets.get(member)?.leave(roomOf(channel)),
+    publish: (channel, event, args) => io.to(roomOf(channel)).emit(event, ...args),
+    onError: (err, channel) => deps.logger.warn({ err, channel }, 'a channel source failed to stop')
+  });
+
   io.on('connection', (socket: ClientSocket) => {
     deps.onCount(io.engine.clientsCount);
-    socket.on('disconnect', () => deps.onCount(io.engine.clientsCount));
-    socket.on('room.join', (room, ack) => {
-      if (typeof ack !== 'function') return;
-      if (typeof room !== 'string' || !Object.hasOwn(ROOMS, room))
-        return ack({ ok: false, error: 'unknown room' });
-      if (!roleAtLeast(socket.data.role, ROOMS[room]))
-        return ack({ ok: false, error: `the ${room} room needs the ${ROOMS[room]} role` });
-      void socket.join(`room:${room}`);
-      ack({ ok: true });
+    socket.on('disconnect', () => {
+      hub.leaveAll(socket.id);
+      deps.onCount(io.engine.clientsCount);
     });
-    socket.on('room.leave', (room, ack) => {
-      if (typeof room === 'string') void socket.leave(`room:${room}`);
+    socket.on('room.join', (channel, ack) => {
+      if (typeof ack !== 'function') return;
+      if (typeof channel !== 'string') return ack({ ok: false, error: 'unknown room' });
+      // The role is read afresh: the user may have changed, or the session expired, since the
+      // handshake (an ended session has closed the socket already).
+      const valid = deps.sessions.validate(
+        readCookie(socket.request.headers.cookie, SESSION_COOKIE)
+      );
+      if (!valid) {
+        ack({ ok: false, error: 'the session ended' });
+        socket.emit('session.ended', { reason: 'session ended' });
+        return void socket.disconnect(true);
+      }
+      const refusal = hub.join(socket.id, valid.user.role, channel);
+      ack(refusal ? { ok: false, error: refusal.message } : { ok: true });
+    });
+    socket.on('room.leave', (channel, ack) => {
+      if (typeof channel === 'string') hub.leave(socket.id, channel);
       if (typeof ack === 'function') ack({ ok: true });
     });
   });
@@ -79,13 +98,10 @@ export function attachRealtime(server: HttpServer, deps: RealtimeDeps): { close(
       io.to(rooms).emit('session.ended', { reason });
       io.in(rooms).disconnectSockets(true);
     }),
-    deps.bus.on('audit.appended', (entry) => io.to('room:audit').emit('audit.appended', entry)),
-    deps.bus.on('agent.changed', (change) => io.to('room:agents').emit('agent.changed', change)),
+    // A changed role applies to open sockets at once: channels the new role may not see are left.
     deps.bus.on('user.changed', (user) => {
-      io.to('room:users').emit('user.changed', user);
-      void demote(io, user.id, user.role).catch((err: unknown) =>
-        deps.logger.warn({ err }, 'could not update socket roles')
-      );
+      for (const id of io.sockets.adapter.rooms.get(`user:${user.id}`) ?? [])
+        hub.restrict(id, user.role);
     })
   ];
 
@@ -94,6 +110,7 @@ export function attachRealtime(server: HttpServer, deps: RealtimeDeps): { close(
       for (const off of unsubscribe) off();
       await new Promise<void>((resolve) => {
         io.disconnectSockets(true);
+        hub.close();
         // io.close() would also close the HTTP server; the entry does that itself.
         io.engine.close();
         resolve();
@@ -102,11 +119,6 @@ export function attachRealtime(server: HttpServer, deps: RealtimeDeps): { close(
   };
 }
 
-/** A changed role applies to open sockets at once: rooms the new role may not see are left. */
-async function demote(io: IO, userId: string, role: SocketData['role']): Promise<void> {
-  for (const socket of await io.in(`user:${userId}`).fetchSockets()) {
-    socket.data.role = role;
-    for (const [room, minimum] of Object.entries(ROOMS))
-      if (!roleAtLeast(role, minimum)) socket.leave(`room:${room}`);
-  }
+function roomOf(channel: string): string {
+  return `room:${channel}`;
 }
