@@ -1,122 +1,21 @@
-import type { Role } from '$lib/contracts/roles';
+import { CONSOLE_AREAS, type ConsoleArea } from '$lib/contracts/console-areas';
+import { roleAtLeast, type Role } from '$lib/contracts/roles';
 
-export interface Area {
-  slug: string;
-  label: string;
-  group: 'Assistant' | 'Integrations' | 'Engine' | 'Insight' | 'Admin';
-  /** One sentence on what will live there, shown until the area is built. */
-  planned?: string;
-  minRole: Role;
+type Group = ConsoleArea['group'];
+
+/** Groups in the order their first area appears in the table. */
+const GROUP_ORDER = [...new Set(CONSOLE_AREAS.map((a) => a.group))];
+
+/** The areas a role may open, in table order. */
+export function areasFor(role: Role): ConsoleArea[] {
+  return CONSOLE_AREAS.filter((a) => roleAtLeast(role, a.minRole));
 }
 
-/** The console's navigation, in order; built areas have no `planned` sentence. */
-export const AREAS: Area[] = [
-  {
-    slug: 'agents',
-    label: 'Agents',
-    group: 'Assistant',
-    minRole: 'viewer'
-  },
-  {
-    slug: 'chat',
-    label: 'Chat',
-    group: 'Assistant',
-    minRole: 'viewer',
-    planned: 'Chat with an agent and watch each turn stream in live.'
-  },
-  {
-    slug: 'sessions',
-    label: 'Sessions',
-    group: 'Assistant',
-    minRole: 'viewer',
-    planned: 'Browse conversations by key, read their messages and compact or delete them.'
-  },
-  {
-    slug: 'skills',
-    label: 'Skills',
-    group: 'Assistant',
-    minRole: 'viewer',
-    planned: 'Skills with their parameter schemas, a trigger form and the record of every run.'
-  },
-  {
-    slug: 'activity',
-    label: 'Activity',
-    group: 'Assistant',
-    minRole: 'viewer',
-    planned: 'A live feed of system events and turns, from queued to done.'
-  },
-  {
-    slug: 'webhooks',
-    label: 'Webhooks',
-    group: 'Integrations',
-    minRole: 'operator',
-    planned: 'Webhook mappings, the set-up wizard and test deliveries.'
-  },
-  {
-    slug: 'tokens',
-    label: 'Tokens',
-    group: 'Integrations',
-    minRole: 'admin'
-  },
-  {
-    slug: 'containers',
-    label: 'Containers',
-    group: 'Engine',
-    minRole: 'viewer',
-    planned: 'Containers on the engine with live logs, stats, start, stop and remove.'
-  },
-  {
-    slug: 'images',
-    label: 'Images',
-    group: 'Engine',
-    minRole: 'viewer',
-    planned: 'Local images, their layers and tags, and pruning.'
-  },
-  {
-    slug: 'networks',
-    label: 'Networks',
-    group: 'Engine',
-    minRole: 'viewer',
-    planned: 'Engine networks and the containers attached to them.'
-  },
-  {
-    slug: 'volumes',
-    label: 'Volumes',
-    group: 'Engine',
-    minRole: 'viewer',
-    planned: 'Volumes, their size and users, and pruning.'
-  },
-  {
-    slug: 'build-files',
-    label: 'Build files',
-    group: 'Engine',
-    minRole: 'operator',
-    planned: 'Edit build files with live diagnostics, build them and follow the output.'
-  },
-  {
-    slug: 'engine-events',
-    label: 'Engine events',
-    group: 'Engine',
-    minRole: 'viewer',
-    planned: 'The engine’s event stream, live and filterable.'
-  },
-  {
-    slug: 'usage',
-    label: 'Usage',
-    group: 'Insight',
-    minRole: 'viewer',
-    planned: 'Messages, turns and tokens by agent and by day.'
-  },
-  { slug: 'audit', label: 'Audit', group: 'Insight', minRole: 'admin' },
-  {
-    slug: 'settings',
-    label: 'Settings',
-    group: 'Admin',
-    minRole: 'admin'
-  },
-  { slug: 'users', label: 'Users', group: 'Admin', minRole: 'admin' }
-];
-
-export const PLANNED_AREAS = AREAS.filter((a): a is Area & { planned: string } =>
-  Boolean(a.planned)
-);
+/** The sidebar's groups for a role, leaving out those it has no area in. */
+export function sidebarGroups(role: Role): [Group, ConsoleArea[]][] {
+  const visible = areasFor(role);
+  return GROUP_ORDER.map((group): [Group, ConsoleArea[]] => [
+    group,
+    visible.filter((a) => a.group === group)
+  ]).filter(([, areas]) => areas.length > 0);
+}

@@ -1,5 +1,10 @@
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { CONSOLE_AREAS } from '$lib/contracts/console-areas';
 import { accessFor, safeNext } from './route-access';
+
+/** (console) pages that are not areas: every signed-in user may open them. */
+const NOT_AREAS = ['[area]', 'account'];
 
 describe('route access', () => {
   it('needs sign-in for console routes, with the longest prefix deciding the role', () => {
@@ -10,6 +15,25 @@ describe('route access', () => {
     expect(accessFor('/(console)/users')).toEqual({ kind: 'signed-in', role: 'admin' });
     expect(accessFor('/(console)/users/[id]')).toEqual({ kind: 'signed-in', role: 'admin' });
     expect(accessFor('/(console)/usersx')).toEqual({ kind: 'signed-in', role: 'viewer' });
+  });
+
+  it("guards each area's routes with the role the console-areas table gives it", () => {
+    for (const area of CONSOLE_AREAS)
+      for (const route of [`/(console)/${area.slug}`, `/(console)/${area.slug}/[id]/edit`])
+        expect(accessFor(route), route).toEqual({ kind: 'signed-in', role: area.minRole });
+  });
+
+  it('has a table entry for every (console) page directory, and a directory for every built area', () => {
+    const consoleRoutes = new URL('../../../routes/(console)/', import.meta.url);
+    const directories = readdirSync(consoleRoutes, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && !NOT_AREAS.includes(entry.name))
+      .map((entry) => entry.name)
+      .sort();
+    // A page missing from the table would open to every viewer, and the sidebar would not list it.
+    const built = CONSOLE_AREAS.filter((a) => !a.planned).map((a) => a.slug);
+    expect(directories).toEqual([...built].sort());
+    for (const name of NOT_AREAS)
+      expect(accessFor(`/(console)/${name}`)).toEqual({ kind: 'signed-in', role: 'viewer' });
   });
 
   it('follows `next` only to local paths', () => {

@@ -1,16 +1,17 @@
+import { CONSOLE_AREAS } from '$lib/contracts/console-areas';
 import type { Role } from '$lib/contracts/roles';
 
 /**
  * Who may reach which console route, checked in hooks for every page load, form action and
  * endpoint under (console), so a layout load running in parallel can never leak a page's data.
- * The longest matching prefix wins; any other (console) route needs a signed-in viewer.
+ * An area's routes need the role the console-areas table (the sidebar's too) gives it; the
+ * longest matching prefix wins; any other (console) route needs a signed-in viewer. Planned
+ * areas are served by `[area]`, whose load checks the area's role itself.
  */
-const MIN_ROLE: [prefix: string, role: Role][] = [
-  ['/(console)/users', 'admin'],
-  ['/(console)/audit', 'admin'],
-  ['/(console)/settings', 'admin'],
-  ['/(console)/tokens', 'admin']
-];
+const MIN_ROLE: [prefix: string, role: Role][] = CONSOLE_AREAS.map((area) => [
+  `/(console)/${area.slug}`,
+  area.minRole
+]);
 
 export type Access = { kind: 'public' } | { kind: 'signed-in'; role: Role };
 

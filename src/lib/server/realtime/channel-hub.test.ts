@@ -50,7 +50,16 @@ function countingKind(role: 'viewer' | 'operator' | 'admin' = 'viewer') {
   return { kind: kind as ChannelKindDef<unknown>, running, log };
 }
 
-const audit = (id: string) => ({ id }) as AuditEntry;
+const audit = (target: string): AuditEntry => ({
+  id: 1,
+  at: 0,
+  actorId: null,
+  actorEmail: null,
+  action: 'test',
+  target,
+  detail: null,
+  ip: null
+});
 
 describe('channel hub', () => {
   it('starts one source on the first join across members and stops it on the last leave', () => {
@@ -63,8 +72,8 @@ describe('channel hub', () => {
     expect(hub.join('b', 'admin', 'container.logs:c1')).toBeNull(); // twice: a no-op
     expect(logs.log).toEqual(['start c1']);
     logs.running.get('c1')!('audit.appended', audit('x'));
-    expect(t.received('a')).toEqual([['audit.appended', { id: 'x' }]]);
-    expect(t.received('b')).toEqual([['audit.appended', { id: 'x' }]]);
+    expect(t.received('a')).toEqual([['audit.appended', audit('x')]]);
+    expect(t.received('b')).toEqual([['audit.appended', audit('x')]]);
 
     hub.leave('a', 'container.logs:c1');
     expect(logs.log).toEqual(['start c1']);
@@ -189,7 +198,7 @@ describe('channel hub', () => {
       t.transport
     );
     hub.join('a', 'viewer', 'draining');
-    expect(t.received('a')).toEqual([['audit.appended', { id: 'first' }]]);
+    expect(t.received('a')).toEqual([['audit.appended', audit('first')]]);
     hub.join('b', 'viewer', 'draining');
     hub.leave('a', 'draining');
     hub.leave('b', 'draining');

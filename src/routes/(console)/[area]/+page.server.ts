@@ -1,6 +1,6 @@
 import { error } from '@sveltejs/kit';
 import { roleAtLeast } from '$lib/contracts/roles';
-import { PLANNED_AREAS } from '$lib/components/nav/areas';
+import { PLANNED_AREAS } from '$lib/contracts/console-areas';
 import type { PageServerLoad } from './$types';
 
 export const load: PageServerLoad = ({ params, locals }) => {

@@ -1,0 +1,127 @@
+import type { Role } from './roles';
+
+export interface ConsoleArea {
+  slug: string;
+  label: string;
+  group: 'Assistant' | 'Integrations' | 'Engine' | 'Insight' | 'Admin';
+  /** One sentence on what will live there, shown until the area is built. */
+  planned?: string;
+  minRole: Role;
+}
+
+/**
+ * The console's areas, in sidebar order, and the role each needs: the sidebar is drawn from this
+ * table (components/nav/areas.ts) and the server's route guard reads each area's role from it
+ * (server/console/route-access.ts). A built area has its own route directory, `/<slug>`, and no
+ * `planned` sentence; a planned one is served by the `[area]` placeholder page.
+ */
+export const CONSOLE_AREAS: readonly ConsoleArea[] = [
+  {
+    slug: 'agents',
+    label: 'Agents',
+    group: 'Assistant',
+    minRole: 'viewer'
+  },
+  {
+    slug: 'chat',
+    label: 'Chat',
+    group: 'Assistant',
+    minRole: 'viewer',
+    planned: 'Chat with an agent and watch each turn stream in live.'
+  },
+  {
+    slug: 'sessions',
+    label: 'Sessions',
+    group: 'Assistant',
+    minRole: 'viewer',
+    planned: 'Browse conversations by key, read their messages and compact or delete them.'
+  },
+  {
+    slug: 'skills',
+    label: 'Skills',
+    group: 'Assistant',
+    minRole: 'viewer',
+    planned: 'Skills with their parameter schemas, a trigger form and the record of every run.'
+  },
+  {
+    slug: 'activity',
+    label: 'Activity',
+    group: 'Assistant',
+    minRole: 'viewer',
+    planned: 'A live feed of system events and turns, from queued to done.'
+  },
+  {
+    slug: 'webhooks',
+    label: 'Webhooks',
+    group: 'Integrations',
+    minRole: 'operator',
+    planned: 'Webhook mappings, the set-up wizard and test deliveries.'
+  },
+  {
+    slug: 'tokens',
+    label: 'Tokens',
+    group: 'Integrations',
+    minRole: 'admin'
+  },
+  {
+    slug: 'containers',
+    label: 'Containers',
+    group: 'Engine',
+    minRole: 'viewer',
+    planned: 'Containers on the engine with live logs, stats, start, stop and remove.'
+  },
+  {
+    slug: 'images',
+    label: 'Images',
+    group: 'Engine',
+    minRole: 'viewer',
+    planned: 'Local images, their layers and tags, and pruning.'
+  },
+  {
+    slug: 'networks',
+    label: 'Networks',
+    group: 'Engine',
+    minRole: 'viewer',
+    planned: 'Engine networks and the containers attached to them.'
+  },
+  {
+    slug: 'volumes',
+    label: 'Volumes',
+    group: 'Engine',
+    minRole: 'viewer',
+    planned: 'Volumes, their size and users, and pruning.'
+  },
+  {
+    slug: 'build-files',
+    label: 'Build files',
+    group: 'Engine',
+    minRole: 'operator',
+    planned: 'Edit build files with live diagnostics, build them and follow the output.'
+  },
+  {
+    slug: 'engine-events',
+    label: 'Engine events',
+    group: 'Engine',
+    minRole: 'viewer',
+    planned: 'The engine’s event stream, live and filterable.'
+  },
+  {
+    slug: 'usage',
+    label: 'Usage',
+    group: 'Insight',
+    minRole: 'viewer',
+    planned: 'Messages, turns and tokens by agent and by day.'
+  },
+  { slug: 'audit', label: 'Audit', group: 'Insight', minRole: 'admin' },
+  {
+    slug: 'settings',
+    label: 'Settings',
+    group: 'Admin',
+    minRole: 'admin'
+  },
+  { slug: 'users', label: 'Users', group: 'Admin', minRole: 'admin' }
+];
+
+export const PLANNED_AREAS = CONSOLE_AREAS.filter((a): a is ConsoleArea & { planned: string } =>
+  Boolean(a.planned)
+);
