@@ -99,7 +99,9 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
   const lock = acquireDataLock(dbFile);
   let database: OpenedDatabase;
   try {
-    database = openDatabase(dbFile, options.migrationsDir ?? resolve('drizzle'));
+    database = openDatabase(dbFile, options.migrationsDir ?? resolve('drizzle'), {
+      synchronous: config.current.database.synchronous
+    });
   } catch (err) {
     lock.release();
     throw err;
