@@ -135,12 +135,13 @@ describe('console requests from other origins', () => {
     const session = await login(berth);
     const alive = () =>
       trpc(berth, session, 'credentials.apiKeys.list', undefined, 'query').then((r) => r.status);
-    for (const headers of [
+    const attempts: Record<string, string>[] = [
       { origin: EVIL },
       { origin: EVIL, 'content-type': 'text/plain' },
       { 'sec-fetch-site': 'cross-site' },
       {}
-    ]) {
+    ];
+    for (const headers of attempts) {
       const res = await fetch(`${berth.url}/logout`, {
         method: 'POST',
         redirect: 'manual',
