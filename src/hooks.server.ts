@@ -64,12 +64,14 @@ const guard: Handle = ({ event, resolve }) => {
 };
 
 /**
- * Everything SvelteKit answers is cookie-authenticated, so state changes must come from our own
- * pages; this runs before the session is even read. Then non-plain `/api` paths are refused, so
- * no spelling but the one the console's client sends can reach tRPC, even from our own pages.
+ * Every route SvelteKit answers is cookie-authenticated, so state changes must come from our
+ * own pages; this runs before the session is even read (a path no route takes stays a 404).
+ * Then non-plain `/api` paths are refused, so no spelling but the one the console's client
+ * sends can reach tRPC, even from our own pages.
  */
 const sameOrigin: Handle = ({ event, resolve }) => {
-  if (!fromOwnPages(event.request.method, event.request.headers, event.url.origin))
+  const { method, headers } = event.request;
+  if (event.route.id !== null && !fromOwnPages(method, headers, event.url.origin))
     error(403, 'Cross-site request refused');
   if (!plainApiPath(event.url.pathname)) error(400, 'Path must be spelled plainly');
   return resolve(event);
