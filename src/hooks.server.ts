@@ -12,6 +12,7 @@ import { roleAtLeast } from '$lib/contracts/roles';
 import { startApp } from '$lib/server/start';
 import { findApp, getApp } from '$lib/server/runtime';
 import { accessFor } from '$lib/server/console/route-access';
+import { fromOwnPages, plainApiPath } from '$lib/server/console/origin-guard';
 import { clearSessionCookie, setSessionCookie } from '$lib/server/console/session-cookie';
 import { SESSION_COOKIE } from '$lib/server/gateway/auth/cookie';
 
@@ -62,13 +63,17 @@ const guard: Handle = ({ event, resolve }) => {
   return resolve(event);
 };
 
-/** Cookie-authenticated JSON calls (tRPC) must come from our own pages. */
+/**
+ * Every route SvelteKit answers is cookie-authenticated, so state changes must come from our
+ * own pages; this runs before the session is even read (a path no route takes stays a 404).
+ * Then non-plain `/api` paths are refused, so no spelling but the one the console's client
+ * sends can reach tRPC, even from our own pages.
+ */
 const sameOrigin: Handle = ({ event, resolve }) => {
-  const unsafe = !['GET', 'HEAD', 'OPTIONS'].includes(event.request.method);
-  if (unsafe && event.url.pathname.startsWith('/api/trpc')) {
-    const origin = event.request.headers.get('origin');
-    if (origin !== event.url.origin) error(403, 'Cross-site request refused');
-  }
+  const { method, headers } = event.request;
+  if (event.route.id !== null && !fromOwnPages(method, headers, event.url.origin))
+    error(403, 'Cross-site request refused');
+  if (!plainApiPath(event.url.pathname)) error(400, 'Path must be spelled plainly');
   return resolve(event);
 };
 
@@ -78,7 +83,7 @@ const theme: Handle = ({ event, resolve }) => {
   return resolve(event, { transformPageChunk: ({ html }) => html.replace('%berth.theme%', value) });
 };
 
-export const handle = sequence(context, authenticate, sameOrigin, guard, theme);
+export const handle = sequence(context, sameOrigin, authenticate, guard, theme);
 
 export const handleError: HandleServerError = ({ error: err, event, status, message }) => {
   if (status >= 500 && !isHttpError(err))

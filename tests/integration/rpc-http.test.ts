@@ -367,10 +367,10 @@ describe('POST /rpc', () => {
       result: expect.stringContaining('Received: “hello berth”') as string
     });
     const session = await result<{
-      session: { key: string };
+      session: { key: string; messageCount: number };
       messages: { messageId: string; role: string; content: string; userId: string | null }[];
     }>(berth, 'session.get', { sessionId: sent.sessionId });
-    expect(session.session.key).toBe('rpc:slack:u1');
+    expect(session.session).toMatchObject({ key: 'rpc:slack:u1', messageCount: 2 });
     expect(session.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(session.messages[0]).toMatchObject({
       messageId: sent.messageId,
@@ -426,12 +426,12 @@ describe('POST /rpc', () => {
     expect(compacted.sessionId).toBe(sessionId);
     expect(compacted.compactedMessages).toBe(6);
     expect(compacted.summary).toContain('user: message number 0');
-    const after = await result<{ session: { summary: string }; messages: unknown[] }>(
-      berth,
-      'session.get',
-      { sessionId }
-    );
+    const after = await result<{
+      session: { summary: string; messageCount: number };
+      messages: unknown[];
+    }>(berth, 'session.get', { sessionId });
     expect(after.messages).toHaveLength(4);
+    expect(after.session.messageCount).toBe(4);
     expect(after.session.summary).toBe(compacted.summary);
 
     expect(await result(berth, 'session.delete', { sessionId })).toEqual({

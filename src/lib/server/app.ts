@@ -10,6 +10,7 @@ import { loadConfig } from './config/config.loader';
 import { ConfigStore } from './config/config.store';
 import { assertSafeBind } from './config/bind-safety';
 import { openDatabase, type OpenedDatabase } from './db/client';
+import { acquireDataLock } from './db/data-lock';
 import { AccessRepository } from './db/repositories/access.repository';
 import { AgentRepository } from './db/repositories/agent.repository';
 import { AuditRepository } from './db/repositories/audit.repository';
@@ -94,7 +95,17 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
   const dbFile = config.current.database.path
     ? resolve(config.current.database.path)
     : resolve(dataDir, 'berth.db');
-  const database = openDatabase(dbFile, options.migrationsDir ?? resolve('drizzle'));
+  // Refuses to start while another live process uses this database; released in shutdown.
+  const lock = acquireDataLock(dbFile);
+  let database: OpenedDatabase;
+  try {
+    database = openDatabase(dbFile, options.migrationsDir ?? resolve('drizzle'), {
+      synchronous: config.current.database.synchronous
+    });
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
 
   const bus = new DomainBus();
   const metrics = new Metrics();
@@ -285,6 +296,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
       clearInterval(purgeIdempotency);
       usage.stop();
       database.close();
+      lock.release();
       return Promise.resolve();
     }
   };

@@ -17,6 +17,16 @@ describe('configuration', () => {
     expect(config.gateway.rpc).toEqual({ enabled: true, auth: { type: 'bearer', tokens: [] } });
     expect(config.gateway.rest).toEqual({ apiKeys: [], waitMs: 60_000, skillWaitMs: 30_000 });
     expect(config.agents.map((a) => a.name)).toEqual(['main']);
+    expect(config.database).toEqual({ synchronous: 'normal' });
+  });
+
+  it('takes database.synchronous normal or full, and names anything else', () => {
+    expect(parseConfig({ database: { synchronous: 'full' } }, {}).database.synchronous).toBe(
+      'full'
+    );
+    expect(() => parseConfig({ database: { synchronous: 'off' } }, {})).toThrow(
+      /database\.synchronous/
+    );
   });
 
   it('reads the spec keys verbatim and expands ${NAME} from the environment', () => {

@@ -58,7 +58,13 @@ export const configSchema = z.strictObject({
       port: z.number().int().min(0).max(65535).default(18789)
     })
     .prefault({}),
-  database: z.strictObject({ path: z.string().min(1).optional() }).prefault({}),
+  database: z
+    .strictObject({
+      path: z.string().min(1).optional(),
+      // normal: a commit survives a crash of Berth, not a power cut; full: both (slower writes).
+      synchronous: z.enum(['normal', 'full']).default('normal')
+    })
+    .prefault({}),
   gateway: z
     .strictObject({
       rpc: z

@@ -13,12 +13,24 @@ export interface OpenedDatabase {
   close(): void;
 }
 
+export interface DatabaseOptions {
+  /**
+   * In WAL mode `normal` syncs at checkpoints only: a commit survives the process dying but
+   * not a power cut or OS crash. `full` syncs the WAL at every commit, surviving both.
+   */
+  synchronous?: 'normal' | 'full';
+}
+
 /** Opens the SQLite file (WAL, busy timeout, foreign keys) and applies pending migrations. */
-export function openDatabase(file: string, migrationsFolder: string): OpenedDatabase {
+export function openDatabase(
+  file: string,
+  migrationsFolder: string,
+  options: DatabaseOptions = {}
+): OpenedDatabase {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   const db = drizzle(sqlite, { schema });

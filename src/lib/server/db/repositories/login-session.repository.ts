@@ -1,4 +1,4 @@
-import { and, eq, lt, ne } from 'drizzle-orm';
+import { and, eq, lt, ne, or } from 'drizzle-orm';
 import type { Db } from '../client';
 import { loginSessions, users } from '../schema';
 
@@ -42,7 +42,11 @@ export class LoginSessionRepository {
       .map((r) => r.id);
   }
 
-  deleteExpired(now: number): number {
-    return this.db.delete(loginSessions).where(lt(loginSessions.expiresAt, now)).run().changes;
+  /** Deletes sessions idle past their expiry or signed in before `createdBefore`. */
+  deleteExpired(now: number, createdBefore: number): number {
+    return this.db
+      .delete(loginSessions)
+      .where(or(lt(loginSessions.expiresAt, now), lt(loginSessions.createdAt, createdBefore)))
+      .run().changes;
   }
 }

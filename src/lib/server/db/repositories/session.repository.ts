@@ -165,6 +165,12 @@ function sessionColumns() {
   };
 }
 
+/**
+ * Columns are qualified by hand: in a one-table select drizzle renders them bare, and a bare
+ * "id" inside this subquery would be the message's own id (the count was always 0).
+ */
 function messageCount() {
-  return sql<number>`(select count(*) from ${messages} where ${messages.sessionId} = ${chatSessions.id})`;
+  const owner = sql`${messages}.${sql.identifier(messages.sessionId.name)}`;
+  const session = sql`${chatSessions}.${sql.identifier(chatSessions.id.name)}`;
+  return sql<number>`(select count(*) from ${messages} where ${owner} = ${session})`;
 }

@@ -50,4 +50,31 @@ describe('SessionService (real SQLite)', () => {
         .get(t.sessionId)
     ).toEqual({ n: 0 });
   });
+  it('counts the messages a session holds, in get and in list, after a compaction too', async () => {
+    domain = testDomain();
+    const other = domain.turns.enqueue({
+      agentName: 'main',
+      sessionKey: 'other',
+      input: 'elsewhere',
+      source: 'rpc'
+    });
+    await domain.turns.waitFor(other.turnId, 5000);
+    let sessionId = '';
+    for (let i = 0; i < 3; i++) {
+      const t = domain.turns.enqueue({
+        agentName: 'main',
+        sessionKey: 'counted',
+        input: `message ${i}`,
+        source: 'rpc'
+      });
+      sessionId = t.sessionId;
+      await domain.turns.waitFor(t.turnId, 5000);
+    }
+    expect(domain.sessions.get(sessionId, 1).session.messageCount).toBe(6);
+    const listed = domain.sessions.list(undefined, 10).sessions;
+    expect(listed.find((s) => s.key === 'counted')?.messageCount).toBe(6);
+    expect(listed.find((s) => s.key === 'other')?.messageCount).toBe(2);
+    domain.sessions.compact(sessionId);
+    expect(domain.sessions.get(sessionId, 10).session.messageCount).toBe(4);
+  });
 });

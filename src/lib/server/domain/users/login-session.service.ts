@@ -4,9 +4,12 @@ import type { DomainBus } from '../bus';
 import { hashSecret, newSessionToken, parseSessionToken, secretMatches } from './session-token';
 
 const DAY = 24 * 60 * 60 * 1000;
-export const SESSION_LIFETIME_MS = 30 * DAY;
-/** A session used in its last 15 days is extended to the full lifetime again. */
-const RENEW_WITHIN_MS = 15 * DAY;
+/** A session unused this long ends (idle expiry). */
+export const SESSION_IDLE_MS = 7 * DAY;
+/** A session ends this long after sign-in however much it is used; only signing in again helps. */
+export const SESSION_ABSOLUTE_MS = 30 * DAY;
+/** The idle expiry moves on at most once a day, so use does not mean a write per request. */
+const RENEW_AFTER_MS = DAY;
 
 export interface ValidSession {
   sessionId: string;
@@ -26,7 +29,7 @@ export class LoginSessionService {
   create(userId: string, meta: { ip: string | null; userAgent: string | null }) {
     const { id, secret, token } = newSessionToken();
     const now = this.now();
-    const expiresAt = now + SESSION_LIFETIME_MS;
+    const expiresAt = now + SESSION_IDLE_MS;
     this.repo.insert({
       id,
       userId,
@@ -47,15 +50,18 @@ export class LoginSessionService {
     const found = this.repo.withUser(parsed.id);
     if (!found || !secretMatches(found.session.secretHash, parsed.secret)) return null;
     const now = this.now();
-    if (found.session.expiresAt <= now) {
+    const endsAt = found.session.createdAt + SESSION_ABSOLUTE_MS;
+    if (found.session.expiresAt <= now || endsAt <= now) {
       this.repo.delete(parsed.id);
       return null;
     }
     if (found.user.disabled) return null;
     let expiresAt = found.session.expiresAt;
     let renewed = false;
-    if (expiresAt - now < RENEW_WITHIN_MS) {
-      expiresAt = now + SESSION_LIFETIME_MS;
+    // Renewal moves only the idle expiry, and never past the absolute end.
+    const next = Math.min(now + SESSION_IDLE_MS, endsAt);
+    if (next - expiresAt >= RENEW_AFTER_MS) {
+      expiresAt = next;
       this.repo.extend(parsed.id, expiresAt);
       renewed = true;
     }
@@ -75,6 +81,7 @@ export class LoginSessionService {
   }
 
   purgeExpired(): number {
-    return this.repo.deleteExpired(this.now());
+    const now = this.now();
+    return this.repo.deleteExpired(now, now - SESSION_ABSOLUTE_MS);
   }
 }
