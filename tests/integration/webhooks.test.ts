@@ -15,12 +15,21 @@ import {
 } from '../fixtures/webhooks';
 import { startBerth, type Berth } from './helpers/berth';
 
+// These suites send many wrong tokens on purpose: the per-address failed-authentication
+// throttle, which would soon refuse the rest, is set out of the way (auth-throttle.test.ts).
 const config = (extra = '', rate = '{ maxRequests: 100000, windowMs: 60000 }') => `
+gateway:
+  authThrottle: { maxFailures: 100000, windowMs: 60000 }
 webhooks:
   enabled: true
   token: "${TOKEN}"
   rateLimit: ${rate}
+  allowedSessionPrefixes: ["webhook:", "ci:"]
+  allowedModels: [gpt-test]
   mappings:
+    to-main:
+      message: "Mapped: {body.text}"
+      session: main
     github-push:
       match: { "headers.x-github-event": push, "body.ref": refs/heads/main }
       message: "Push to {body.repository.full_name} by {body.pusher.name}: {body.head_commit.message}"
@@ -158,6 +167,44 @@ describe('webhooks', () => {
     const b = await hook(berth.port, '/hooks/agent', { message: 'two', agent: 'helper' });
     expect(a.json.sessionId).not.toBe(b.json.sessionId);
     expect((await completed(a.json.turnId)).agent_name).toBe('helper');
+  });
+
+  it('refuses /agent sessions outside allowedSessionPrefixes and models outside allowedModels', async () => {
+    const turns = () => (db.prepare('select count(*) n from turns').get() as { n: number }).n;
+    const before = turns();
+    for (const session of ['rest:ci', 'main', 'rpc:cli:me', 'webhookx', 'Webhook:x']) {
+      const reply = await hook(berth.port, '/hooks/agent', { message: 'hijack', session });
+      expectError(reply, 400);
+      expect(reply.json.message).toBe(
+        `session ${session} is not allowed: it must start with webhook: or ci: (webhooks.allowedSessionPrefixes)`
+      );
+    }
+    const model = await hook(berth.port, '/hooks/agent', { message: 'x', model: 'gpt-big' });
+    expectError(model, 400);
+    expect(model.json.message).toBe(
+      'model gpt-big is not allowed: it must be one of gpt-test (webhooks.allowedModels)'
+    );
+    expect(turns()).toBe(before);
+    const allowed = await hook(berth.port, '/hooks/agent', {
+      message: 'ok',
+      session: 'ci:nightly'
+    });
+    expect(allowed.status).toBe(200);
+    const key = db
+      .prepare('select key from chat_sessions where id = ?')
+      .get(allowed.json.sessionId) as Row;
+    expect(key.key).toBe('ci:nightly');
+  });
+
+  it("a mapping's own session is the operator's choice: it may name main", async () => {
+    const reply = await hook(berth.port, '/hooks/to-main', { text: 'from a mapping' });
+    expect(reply.status).toBe(200);
+    const row = await completed(reply.json.turnId);
+    expect(row.input).toBe('Mapped: from a mapping');
+    const session = db
+      .prepare('select key from chat_sessions where id = ?')
+      .get(reply.json.sessionId) as Row;
+    expect(session.key).toBe('main');
   });
 
   it('a matching mapping starts an announced turn whose result lands in main', async () => {
@@ -490,7 +537,7 @@ describe('webhook rate limit', () => {
     expect(n.n).toBe(100);
   });
 
-  it('counts failed authentications too, apart from the valid token', async () => {
+  it('counts failed authentications too, apart from the valid token (the webhook limiter alone)', async () => {
     const bad = { authorization: 'Bearer not-the-token-00000000' };
     const replies = await Promise.all(
       Array.from({ length: 120 }, () => hook(berth.port, '/hooks/wake', { text: 'x' }, bad))
