@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
+import { writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AUTH,
@@ -558,6 +560,54 @@ describe('webhook configuration', () => {
       for (const path of ['/hooks/wake', '/hooks/agent', '/hooks/x'])
         expectError(await hook(berth.port, path, { text: 'x', message: 'x' }), 404);
       expectError(await send(berth.port, { method: 'GET', path: '/hooks/wake' }), 404);
+    } finally {
+      await berth.stop();
+    }
+  });
+
+  it('by default /agent may name only webhook: sessions and no model', async () => {
+    const berth = await startBerth({
+      config: `webhooks:\n  enabled: true\n  token: "${TOKEN}"\n`
+    });
+    try {
+      const model = await hook(berth.port, '/hooks/agent', { message: 'x', model: 'gpt-4o' });
+      expectError(model, 400);
+      expect(model.json.message).toBe(
+        'model: choosing the model is not allowed (webhooks.allowedModels is empty)'
+      );
+      const main = await hook(berth.port, '/hooks/agent', { message: 'x', session: 'main' });
+      expectError(main, 400);
+      expect(main.json.message).toBe(
+        'session main is not allowed: it must start with webhook: (webhooks.allowedSessionPrefixes)'
+      );
+      const own = await hook(berth.port, '/hooks/agent', { message: 'x', session: 'webhook:ci' });
+      expect(own.status).toBe(200);
+    } finally {
+      await berth.stop();
+    }
+  });
+
+  it('a reload bringing a mapping condition on body.__proto__ is refused, naming its key path', async () => {
+    const ops = 'ops-token-0123456789abcdef';
+    const good = `gateway:\n  rpc:\n    auth:\n      tokens:\n        - { name: ops, token: "${ops}" }\nwebhooks:\n  enabled: true\n  token: "${TOKEN}"\n  mappings:\n    ok: { message: hi }\n`;
+    const berth = await startBerth({ config: good });
+    try {
+      writeFileSync(
+        join(berth.dataDir, 'berth.yaml'),
+        `${good}    evil:\n      match: { "body.__proto__.x": 1 }\n      message: hi\n`
+      );
+      const res = await fetch(`${berth.url}/rpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${ops}` },
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'system.reload', id: 1 })
+      });
+      const answer = (await res.json()) as { error: { code: number; data: { detail: string } } };
+      expect(answer.error.code).toBe(-32603);
+      expect(answer.error.data.detail).toContain(
+        'webhooks.mappings.evil.match.body.__proto__.x: must not name __proto__, prototype or constructor'
+      );
+      // The old configuration stays: no such mapping.
+      expectError(await hook(berth.port, '/hooks/evil', { x: 1 }), 404);
     } finally {
       await berth.stop();
     }
