@@ -1,4 +1,4 @@
-import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { DomainBus } from '../../domain/bus';
@@ -92,9 +92,14 @@ export class RpcWebSocket {
 
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const auth = this.options.authenticate(req);
-    if (auth.kind === 'refuse') return refuse(socket, auth);
+    if (auth.kind === 'refuse')
+      return auth.status === 429
+        ? refuse(socket, 429, 'Too Many Requests', {
+            'Retry-After': String(retryAfterSeconds(auth.retryAfterMs))
+          })
+        : refuse(socket, auth.status, auth.status === 404 ? 'Not Found' : 'Unauthorized');
     if (this.#wss.clients.size >= this.options.maxConnections)
-      return refuse(socket, { status: 503 });
+      return refuse(socket, 503, 'Too many connections');
     this.#wss.handleUpgrade(req, socket, head, (ws) => {
       const connection = new Connection(
         ws,
@@ -314,15 +319,13 @@ class Connection implements PushChannel {
 
 function refuse(
   socket: Duplex,
-  refusal: { status: 401 | 404 | 503 } | { status: 429; retryAfterMs: number }
+  status: number,
+  text: string,
+  extra: Record<string, string> = {}
 ): void {
-  const headers =
-    refusal.status === 401
-      ? 'WWW-Authenticate: Bearer\r\n'
-      : refusal.status === 429
-        ? `Retry-After: ${retryAfterSeconds(refusal.retryAfterMs)}\r\n`
-        : '';
+  let headers = status === 401 ? 'WWW-Authenticate: Bearer\r\n' : '';
+  for (const [name, value] of Object.entries(extra)) headers += `${name}: ${value}\r\n`;
   socket.end(
-    `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\n${headers}Connection: close\r\nContent-Length: 0\r\n\r\n`
+    `HTTP/1.1 ${status} ${text}\r\n${headers}Connection: close\r\nContent-Length: 0\r\n\r\n`
   );
 }
