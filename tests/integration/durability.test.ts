@@ -12,7 +12,13 @@ import { freePort, startBerth, type Berth } from './helpers/berth';
  * an eventId or turnId is in SQLite afterwards, nothing is doubled (retries with the same
  * Idempotency-Key included), and the restarted process finishes what was queued or running.
  */
+const OPS = 'ops-token-0123456789abcdef';
 const config = `
+gateway:
+  rpc:
+    auth:
+      tokens:
+        - { name: ops, token: "${OPS}" }
 webhooks:
   enabled: true
   token: "${TOKEN}"
@@ -50,17 +56,9 @@ describe('durability across SIGKILL', () => {
 
     for (let round = 1; round <= 3; round++) {
       const berth = await startBerth({ config, dataDir, env });
-      // Two turns that will be mid-run (waiting on the silent engine) when the process dies.
-      const slow = await Promise.all(
-        [1, 2].map((i) =>
-          hook(berth.port, '/hooks/agent', {
-            message: '/skill engine.containers {}',
-            agent: 'slow',
-            session: `webhook:slow-${round}-${i}`
-          })
-        )
-      );
-      const slowIds = slow.map((r) => r.json.turnId as string);
+      // Two turns that will be mid-run (waiting on the silent engine) when the process dies:
+      // sent over RPC, as webhook text never runs a skill.
+      const slowIds = await Promise.all([1, 2].map((i) => sendSlow(berth, `slow-${round}-${i}`)));
 
       const roundAcks = await burst(berth, round, 1200);
       expect(roundAcks.length).toBeGreaterThan(20);
@@ -156,6 +154,21 @@ describe('durability across SIGKILL', () => {
     }
   }, 90_000);
 });
+
+/** A turn on the `slow` agent running engine.containers, which the silent engine holds. */
+async function sendSlow(berth: Berth, userId: string): Promise<string> {
+  const res = await fetch(`${berth.url}/rpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${OPS}` },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      method: 'agent.sendMessage',
+      params: { agentName: 'slow', userId, message: '/skill engine.containers {}' },
+      id: 1
+    })
+  });
+  return ((await res.json()) as { result: { turnId: string } }).result.turnId;
+}
 
 /** ~20 concurrent senders of unique wakes (every fifth an agent turn) until SIGKILL at `killAfterMs`. */
 async function burst(berth: Berth, round: number, killAfterMs: number): Promise<Ack[]> {

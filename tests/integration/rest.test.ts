@@ -116,6 +116,19 @@ describe('REST v1', () => {
       }
     });
 
+    it('refuses a key in the query string with a 400 problem, with or without the header', async () => {
+      for (const [query, key] of [
+        [`api_key=${KEYS.ci}`, null],
+        [`api_key=${KEYS.ci}`, KEYS.ci],
+        ['access_token=x', KEYS.ci],
+        [`q=${KEYS.ci}`, KEYS.ci]
+      ] as const) {
+        const reply = await call('GET', `/skills/list?${query}`, { key });
+        expectProblem(reply, 400, /Authorization header, never in the URL/);
+      }
+      expect((await call('GET', '/skills/list?verbose=1')).status).toBe(200);
+    });
+
     it('lets a viewer read but answers 403 to its POSTs', async () => {
       expect((await call('GET', '/skills/list', { key: KEYS.dash })).status).toBe(200);
       expectProblem(

@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
+import { writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AUTH,
@@ -15,12 +17,21 @@ import {
 } from '../fixtures/webhooks';
 import { startBerth, type Berth } from './helpers/berth';
 
+// These suites send many wrong tokens on purpose: the per-address failed-authentication
+// throttle, which would soon refuse the rest, is set out of the way (auth-throttle.test.ts).
 const config = (extra = '', rate = '{ maxRequests: 100000, windowMs: 60000 }') => `
+gateway:
+  authThrottle: { maxFailures: 100000, windowMs: 60000 }
 webhooks:
   enabled: true
   token: "${TOKEN}"
   rateLimit: ${rate}
+  allowedSessionPrefixes: ["webhook:", "ci:"]
+  allowedModels: [gpt-test]
   mappings:
+    to-main:
+      message: "Mapped: {body.text}"
+      session: main
     github-push:
       match: { "headers.x-github-event": push, "body.ref": refs/heads/main }
       message: "Push to {body.repository.full_name} by {body.pusher.name}: {body.head_commit.message}"
@@ -158,6 +169,44 @@ describe('webhooks', () => {
     const b = await hook(berth.port, '/hooks/agent', { message: 'two', agent: 'helper' });
     expect(a.json.sessionId).not.toBe(b.json.sessionId);
     expect((await completed(a.json.turnId)).agent_name).toBe('helper');
+  });
+
+  it('refuses /agent sessions outside allowedSessionPrefixes and models outside allowedModels', async () => {
+    const turns = () => (db.prepare('select count(*) n from turns').get() as { n: number }).n;
+    const before = turns();
+    for (const session of ['rest:ci', 'main', 'rpc:cli:me', 'webhookx', 'Webhook:x']) {
+      const reply = await hook(berth.port, '/hooks/agent', { message: 'hijack', session });
+      expectError(reply, 400);
+      expect(reply.json.message).toBe(
+        `session ${session} is not allowed: it must start with webhook: or ci: (webhooks.allowedSessionPrefixes)`
+      );
+    }
+    const model = await hook(berth.port, '/hooks/agent', { message: 'x', model: 'gpt-big' });
+    expectError(model, 400);
+    expect(model.json.message).toBe(
+      'model gpt-big is not allowed: it must be one of gpt-test (webhooks.allowedModels)'
+    );
+    expect(turns()).toBe(before);
+    const allowed = await hook(berth.port, '/hooks/agent', {
+      message: 'ok',
+      session: 'ci:nightly'
+    });
+    expect(allowed.status).toBe(200);
+    const key = db
+      .prepare('select key from chat_sessions where id = ?')
+      .get(allowed.json.sessionId) as Row;
+    expect(key.key).toBe('ci:nightly');
+  });
+
+  it("a mapping's own session is the operator's choice: it may name main", async () => {
+    const reply = await hook(berth.port, '/hooks/to-main', { text: 'from a mapping' });
+    expect(reply.status).toBe(200);
+    const row = await completed(reply.json.turnId);
+    expect(row.input).toBe('Mapped: from a mapping');
+    const session = db
+      .prepare('select key from chat_sessions where id = ?')
+      .get(reply.json.sessionId) as Row;
+    expect(session.key).toBe('main');
   });
 
   it('a matching mapping starts an announced turn whose result lands in main', async () => {
@@ -490,7 +539,7 @@ describe('webhook rate limit', () => {
     expect(n.n).toBe(100);
   });
 
-  it('counts failed authentications too, apart from the valid token', async () => {
+  it('counts failed authentications too, apart from the valid token (the webhook limiter alone)', async () => {
     const bad = { authorization: 'Bearer not-the-token-00000000' };
     const replies = await Promise.all(
       Array.from({ length: 120 }, () => hook(berth.port, '/hooks/wake', { text: 'x' }, bad))
@@ -511,6 +560,54 @@ describe('webhook configuration', () => {
       for (const path of ['/hooks/wake', '/hooks/agent', '/hooks/x'])
         expectError(await hook(berth.port, path, { text: 'x', message: 'x' }), 404);
       expectError(await send(berth.port, { method: 'GET', path: '/hooks/wake' }), 404);
+    } finally {
+      await berth.stop();
+    }
+  });
+
+  it('by default /agent may name only webhook: sessions and no model', async () => {
+    const berth = await startBerth({
+      config: `webhooks:\n  enabled: true\n  token: "${TOKEN}"\n`
+    });
+    try {
+      const model = await hook(berth.port, '/hooks/agent', { message: 'x', model: 'gpt-4o' });
+      expectError(model, 400);
+      expect(model.json.message).toBe(
+        'model: choosing the model is not allowed (webhooks.allowedModels is empty)'
+      );
+      const main = await hook(berth.port, '/hooks/agent', { message: 'x', session: 'main' });
+      expectError(main, 400);
+      expect(main.json.message).toBe(
+        'session main is not allowed: it must start with webhook: (webhooks.allowedSessionPrefixes)'
+      );
+      const own = await hook(berth.port, '/hooks/agent', { message: 'x', session: 'webhook:ci' });
+      expect(own.status).toBe(200);
+    } finally {
+      await berth.stop();
+    }
+  });
+
+  it('a reload bringing a mapping condition on body.__proto__ is refused, naming its key path', async () => {
+    const ops = 'ops-token-0123456789abcdef';
+    const good = `gateway:\n  rpc:\n    auth:\n      tokens:\n        - { name: ops, token: "${ops}" }\nwebhooks:\n  enabled: true\n  token: "${TOKEN}"\n  mappings:\n    ok: { message: hi }\n`;
+    const berth = await startBerth({ config: good });
+    try {
+      writeFileSync(
+        join(berth.dataDir, 'berth.yaml'),
+        `${good}    evil:\n      match: { "body.__proto__.x": 1 }\n      message: hi\n`
+      );
+      const res = await fetch(`${berth.url}/rpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${ops}` },
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'system.reload', id: 1 })
+      });
+      const answer = (await res.json()) as { error: { code: number; data: { detail: string } } };
+      expect(answer.error.code).toBe(-32603);
+      expect(answer.error.data.detail).toContain(
+        'webhooks.mappings.evil.match.body.__proto__.x: must not name __proto__, prototype or constructor'
+      );
+      // The old configuration stays: no such mapping.
+      expectError(await hook(berth.port, '/hooks/evil', { x: 1 }), 404);
     } finally {
       await berth.stop();
     }

@@ -35,8 +35,9 @@ import { LoginSessionService } from './domain/users/login-session.service';
 import { ACCOUNT_THROTTLE, ADDRESS_THROTTLE, LoginThrottle } from './domain/users/login-throttle';
 import { UserService } from './domain/users/user.service';
 import { EngineClient, parseDockerHost } from './engine/engine.client';
+import { AuthThrottle, retryAfterSeconds } from './gateway/auth/auth-throttle';
 import { readCookie, SESSION_COOKIE } from './gateway/auth/cookie';
-import { authenticateUpgrade, tokenSession } from './gateway/rpc/rpc.auth';
+import { authenticateFrame, authenticateUpgrade } from './gateway/rpc/rpc.auth';
 import { createDispatcher } from './gateway/rpc/rpc.dispatch';
 import { RpcWebSocket } from './gateway/rpc/rpc.ws';
 import type { GatewayDeps } from './gateway/gateway.deps';
@@ -157,6 +158,13 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
   };
 
   const bodyLimit = parseBodyLimit(env.BODY_SIZE_LIMIT);
+  const authThrottle = new AuthThrottle(() => config.current.gateway.authThrottle, {
+    onBlocked: (address, failures, retryAfterMs) =>
+      logger.warn(
+        { address, failures, retryAfterSeconds: retryAfterSeconds(retryAfterMs) },
+        'failed authentications: refusing this address until its window ends'
+      )
+  });
   const gateway: GatewayDeps = {
     config,
     agents,
@@ -166,6 +174,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     skills,
     usage,
     credentials,
+    authThrottle,
     audit,
     bus,
     engine,
@@ -260,6 +269,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
           authenticateUpgrade(req, {
             config,
             credentials,
+            authThrottle,
             acceptsHost,
             acceptsOrigin,
             consoleUser: (r) => {
@@ -267,7 +277,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
               return valid ? { sessionId: valid.sessionId, ...valid.user } : null;
             }
           }),
-        authenticateToken: (token) => tokenSession(token, gateway),
+        authenticateFrame: (token, address) => authenticateFrame(token, address, gateway),
         dispatch: createDispatcher(gateway),
         bus,
         logger,

@@ -80,6 +80,47 @@ describe('configuration', () => {
     }
   });
 
+  it('refuses mapping conditions and keys that name a prototype, with their key path', () => {
+    const issuesOf = (raw: unknown) => {
+      try {
+        parseConfig(raw, {});
+      } catch (err) {
+        return (err as ConfigError).issues;
+      }
+      throw new Error('accepted');
+    };
+    const hooks = (match: Record<string, unknown>) => ({
+      webhooks: { mappings: { push: { match, message: 'hi' } } }
+    });
+    for (const key of [
+      'body.__proto__.x',
+      'body.a.constructor',
+      'body.prototype',
+      'body.a[0].__proto__'
+    ])
+      expect(issuesOf(hooks({ [key]: 1 }))).toEqual([
+        `webhooks.mappings.push.match.${key}: must not name __proto__, prototype or constructor (a condition there could never hold)`
+      ]);
+    expect(issuesOf(hooks({ 'query.x': 1 }))).toEqual([
+      'webhooks.mappings.push.match.query.x: must start with headers. or body.'
+    ]);
+    // As YAML parses it: an own `__proto__` key, which a plain copy would drop silently.
+    const raw = JSON.parse('{"webhooks":{"mappings":{"__proto__":{"message":"x"}}}}') as unknown;
+    expect(issuesOf(raw)).toEqual(['webhooks.mappings.__proto__: reserved key']);
+    expect(parseConfig(hooks({ 'body.proto.x': 1, 'body.constructors': 2 }), {})).toBeTruthy();
+  });
+
+  it('defaults webhook overrides to webhook: sessions and no model; refuses an empty prefix', () => {
+    expect(parseConfig({}, {}).webhooks).toMatchObject({
+      allowedSessionPrefixes: ['webhook:'],
+      allowedModels: []
+    });
+    expect(() => parseConfig({ webhooks: { allowedSessionPrefixes: [''] } }, {})).toThrow(
+      /webhooks\.allowedSessionPrefixes\[0\]: must not be empty/
+    );
+    expect(parseConfig({}, {}).gateway.authThrottle).toEqual({ maxFailures: 20, windowMs: 60_000 });
+  });
+
   it('HOST and PORT override the file', () => {
     expect(parseConfig({ server: { port: 1 } }, { HOST: '::1', PORT: '9999' }).server).toEqual({
       host: '::1',

@@ -51,9 +51,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoadedC
 }
 
 export function parseConfig(raw: unknown, env: Env, label = 'config'): BerthConfig {
-  const missing: string[] = [];
-  const expanded = expandEnv(raw, env, [], missing);
-  if (missing.length) throw new ConfigError(`${label}: ${missing.join('; ')}`, missing);
+  // Unset variables and reserved keys: problems found before the schema runs.
+  const problems: string[] = [];
+  const expanded = expandEnv(raw, env, [], problems);
+  if (problems.length) throw new ConfigError(`${label}: ${problems.join('; ')}`, problems);
   const withOverrides = applyEnvOverrides(expanded, env);
   const result = configSchema.safeParse(withOverrides);
   if (!result.success) {
@@ -68,22 +69,29 @@ function expandEnv(
   value: unknown,
   env: Env,
   path: (string | number)[],
-  missing: string[]
+  problems: string[]
 ): unknown {
   if (typeof value === 'string') {
     return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
       const found = env[name];
       if (found === undefined) {
-        missing.push(`${keyPath(path)}: environment variable ${name} is not set`);
+        problems.push(`${keyPath(path)}: environment variable ${name} is not set`);
         return '';
       }
       return found;
     });
   }
-  if (Array.isArray(value)) return value.map((v, i) => expandEnv(v, env, [...path, i], missing));
+  if (Array.isArray(value)) return value.map((v, i) => expandEnv(v, env, [...path, i], problems));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = expandEnv(v, env, [...path, k], missing);
+    for (const [k, v] of Object.entries(value)) {
+      // Assigning it would replace `out`'s prototype and silently drop the entry.
+      if (k === '__proto__') {
+        problems.push(`${keyPath([...path, k])}: reserved key`);
+        continue;
+      }
+      out[k] = expandEnv(v, env, [...path, k], problems);
+    }
     return out;
   }
   return value;
@@ -115,6 +123,9 @@ function formatIssues(issues: z.core.$ZodIssue[]): string[] {
       const base = issue.path.length ? `${keyPath(issue.path)}.` : '';
       return issue.keys.map((k) => `${base}${k}: unknown key`).join('; ');
     }
+    // A record key's own rule (e.g. a match key) says more than "Invalid key in record".
+    if (issue.code === 'invalid_key')
+      return `${keyPath(issue.path)}: ${issue.issues.map((i) => i.message).join('; ')}`;
     return `${keyPath(issue.path)}: ${issue.message}`;
   });
 }

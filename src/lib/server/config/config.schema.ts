@@ -16,10 +16,19 @@ const apiKey = z.strictObject({
 /** Up to ten minutes; 0 answers 202 at once. */
 const waitMs = z.number().int().min(0).max(600_000);
 
+/** A path segment that would reach an object's prototype; templates never resolve one either. */
+const PROTOTYPE_SEGMENT = /(?:^|[.[\]])(?:__proto__|prototype|constructor)(?:[.[\]]|$)/;
+
+const matchKey = z
+  .string()
+  .regex(/^(headers|body)\./, 'must start with headers. or body.')
+  .refine(
+    (key) => !PROTOTYPE_SEGMENT.test(key),
+    'must not name __proto__, prototype or constructor (a condition there could never hold)'
+  );
+
 const mapping = z.strictObject({
-  match: z
-    .record(z.string().regex(/^(headers|body)\./, 'must start with headers. or body.'), z.unknown())
-    .default({}),
+  match: z.record(matchKey, z.unknown()).default({}),
   message: z.string().min(1),
   session: z.string().min(1).optional(),
   model: z.string().min(1).optional(),
@@ -50,6 +59,12 @@ const provider = z.strictObject({
   baseUrl: z.url(),
   apiKey: z.string().optional()
 });
+
+/** A webhook session prefix: `webhook:` or the like; an empty one would allow every session. */
+const sessionPrefix = z
+  .string()
+  .min(1, 'must not be empty (it would let a webhook write into every session)')
+  .max(256);
 
 export const configSchema = z.strictObject({
   server: z
@@ -85,6 +100,14 @@ export const configSchema = z.strictObject({
           waitMs: waitMs.default(60_000),
           skillWaitMs: waitMs.default(30_000)
         })
+        .prefault({}),
+      // Failed authentications per client address (REST, RPC, webhooks together): past
+      // maxFailures in windowMs every request from that address gets 429 until the window ends.
+      authThrottle: z
+        .strictObject({
+          maxFailures: z.number().int().min(1).default(20),
+          windowMs: z.number().int().min(1000).max(86_400_000).default(60_000)
+        })
         .prefault({})
     })
     .prefault({}),
@@ -102,7 +125,11 @@ export const configSchema = z.strictObject({
           windowMs: z.number().int().min(100).default(60_000)
         })
         .prefault({}),
-      mappings: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), mapping).default({})
+      mappings: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), mapping).default({}),
+      // What a sender of /agent may choose; mappings are the operator's and are not limited.
+      allowedSessionPrefixes: z.array(sessionPrefix).default(['webhook:']),
+      /** Models a sender may name in /agent's `model`; `'*'` allows any, none (default) refuses all. */
+      allowedModels: z.array(z.string().min(1).max(256)).default([])
     })
     .prefault({}),
   engines: z.array(engine).default([]),

@@ -12,6 +12,7 @@ import type { TurnService } from '../domain/turns/turn.service';
 import type { UsageService } from '../domain/usage/usage.service';
 import type { EngineClient } from '../engine/engine.client';
 import type { Logger } from '../logger';
+import type { AuthThrottle } from './auth/auth-throttle';
 
 /** What the protocol adapters (REST, RPC, webhooks) may use: the domain, never HTTP framework. */
 export interface GatewayDeps {
@@ -23,6 +24,8 @@ export interface GatewayDeps {
   skills: SkillService;
   usage: UsageService;
   credentials: CredentialService;
+  /** Failed authentications per client address, checked before any credential is. */
+  authThrottle: AuthThrottle;
   audit: AuditService;
   bus: DomainBus;
   engine: EngineClient;

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, gt, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { chatSessions, messages } from '../schema';
+import { chatSessions, messages, turns, type InputTrust } from '../schema';
 import { nextSeq } from './turn.repository';
 
 export type ChatSessionRow = typeof chatSessions.$inferSelect;
@@ -69,9 +69,21 @@ export class SessionRepository {
       .get()?.seq;
   }
 
-  /** Messages after the compaction point, oldest first, for a provider's history. */
-  history(sessionId: string, limit: number): MessageRow[] {
-    return this.messages(sessionId, limit);
+  /**
+   * The newest `limit` messages, oldest first, for a provider's history. Each carries the trust
+   * of its turn, the reply too (it may quote the input); external when that turn is gone.
+   */
+  history(sessionId: string, limit: number): (MessageRow & { trust: InputTrust })[] {
+    return this.db
+      .select({ ...getTableColumns(messages), turnTrust: turns.trust })
+      .from(messages)
+      .leftJoin(turns, eq(turns.id, messages.turnId))
+      .where(eq(messages.sessionId, sessionId))
+      .orderBy(desc(messages.seq))
+      .limit(limit)
+      .all()
+      .reverse()
+      .map(({ turnTrust, ...m }) => ({ ...m, trust: turnTrust ?? 'external' }));
   }
 
   appendMessage(

@@ -58,6 +58,14 @@ export const messages = sqliteTable(
 export const TURN_STATES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
 export type TurnState = (typeof TURN_STATES)[number];
 
+/**
+ * Who wrote a turn's input: `operator`, an authenticated user whose role lets them command the
+ * agent (REST operator/admin keys, RPC tokens, the console); `external`, an outside sender
+ * (webhooks, system events), whose text is content and never a command.
+ */
+export const INPUT_TRUST = ['operator', 'external'] as const;
+export type InputTrust = (typeof INPUT_TRUST)[number];
+
 /** One agent run: a durable queue entry from `queued` to a final state. */
 export const turns = sqliteTable(
   'turns',
@@ -73,6 +81,8 @@ export const turns = sqliteTable(
     userId: text('user_id'),
     context: text('context', { mode: 'json' }).$type<Record<string, unknown>>(),
     delivery: text('delivery').notNull().default('none'),
+    // Rows from before the column existed are treated as outside input: the safe side.
+    trust: text('trust', { enum: INPUT_TRUST }).notNull().default('external'),
     messageId: text('message_id'),
     result: text('result'),
     error: text('error'),

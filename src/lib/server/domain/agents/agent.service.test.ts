@@ -32,7 +32,7 @@ function changes(d: Domain): AgentChanged[] {
 }
 
 const sendTo = (d: Domain, agentName: string, input = 'hello') =>
-  d.turns.enqueue({ agentName, sessionKey: 'k', input, source: 'rest' });
+  d.turns.enqueue({ agentName, sessionKey: 'k', input, source: 'rest', trust: 'operator' });
 
 /** The turn once final, and its runner released (so closing the database races nothing). */
 async function finished(d: Domain, turnId: string) {

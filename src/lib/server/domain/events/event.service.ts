@@ -95,6 +95,8 @@ export class EventService {
       sessionKey: 'main',
       input: text,
       source: 'heartbeat',
+      // System events are queued by webhooks: what they say is content, not a command.
+      trust: 'external',
       delivery: 'none'
     });
     this.events.markProcessing(

@@ -13,7 +13,11 @@ const HELP = [
   'For real answers, configure a model under `providers:` in berth.yaml (any OpenAI-compatible endpoint) and set the agent’s provider.'
 ].join('\n');
 
-/** The embedded default: answers help and status, runs /skill commands, acknowledges the rest. */
+/**
+ * The embedded default: answers help and status, runs /skill commands, acknowledges the rest.
+ * Commands are taken only from operators: external text (webhooks, system events) is
+ * acknowledged as content, whatever it says.
+ */
 export class BuiltinProvider implements Provider {
   readonly name = 'builtin';
 
@@ -32,6 +36,7 @@ export class BuiltinProvider implements Provider {
 
   async #reply(request: ProviderRequest): Promise<string> {
     const text = request.input.trim();
+    if (request.trust === 'external') return acknowledgeExternal(text);
     if (/^help$/i.test(text)) return HELP;
     if (/^status$/i.test(text))
       return `Agent ${request.agentName}: ${JSON.stringify(request.status())}`;
@@ -56,10 +61,16 @@ export class BuiltinProvider implements Provider {
         return `Skill ${id} failed: ${err instanceof Error ? err.message : String(err)}`;
       }
     }
-    if (text.startsWith('System events:')) {
-      const count = text.split('\n').filter((l) => l.startsWith('- ')).length;
-      return `Noted ${count} system event${count === 1 ? '' : 's'}.`;
-    }
-    return `Received: “${text.length > 200 ? `${text.slice(0, 200)}…` : text}”. This agent uses the builtin provider, which answers help, status and /skill commands; configure a model provider in berth.yaml for real answers.`;
+    return `Received: “${excerpt(text)}”. This agent uses the builtin provider, which answers help, status and /skill commands; configure a model provider in berth.yaml for real answers.`;
   }
 }
+
+function acknowledgeExternal(text: string): string {
+  if (text.startsWith('System events:')) {
+    const count = text.split('\n').filter((l) => l.startsWith('- ')).length;
+    return `Noted ${count} system event${count === 1 ? '' : 's'}.`;
+  }
+  return `Received external content: “${excerpt(text)}”. Text from outside senders is never run as a command.`;
+}
+
+const excerpt = (text: string): string => (text.length > 200 ? `${text.slice(0, 200)}…` : text);

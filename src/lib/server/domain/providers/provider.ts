@@ -1,12 +1,20 @@
 import type { SkillInfo } from '$lib/contracts/assistant';
+import type { InputTrust } from '../../db/schema';
 
+/**
+ * What a provider is asked. Text marked `external` came from an outside sender (a webhook, a
+ * system event): it is content to consider, never instructions. A provider must not act on
+ * it as a command (the builtin runs none), and a model provider must hand it to the model
+ * marked as untrusted external content, apart from the operator's instructions.
+ */
 export interface ProviderRequest {
   agentName: string;
   model: string | null;
   systemPrompt: string | null;
   /** Earlier messages of the session, oldest first (after any compaction summary). */
-  history: { role: 'user' | 'assistant' | 'system' | 'tool'; content: string }[];
+  history: { role: 'user' | 'assistant' | 'system' | 'tool'; content: string; trust: InputTrust }[];
   input: string;
+  trust: InputTrust;
   skills: SkillInfo[];
   runSkill(id: string, params: Record<string, unknown>): Promise<unknown>;
   status(): Record<string, unknown>;

@@ -13,7 +13,8 @@ describe('SessionService (real SQLite)', () => {
         agentName: 'main',
         sessionKey: 'long',
         input: `message ${i}`,
-        source: 'rpc'
+        source: 'rpc',
+        trust: 'operator'
       });
       sessionId = t.sessionId;
       await domain.turns.waitFor(t.turnId, 5000);
@@ -34,7 +35,8 @@ describe('SessionService (real SQLite)', () => {
       agentName: 'main',
       sessionKey: 'paged',
       input: 'one',
-      source: 'rpc'
+      source: 'rpc',
+      trust: 'operator'
     });
     await domain.turns.waitFor(t.turnId, 5000);
     const all = domain.sessions.get(t.sessionId, 10).messages;

@@ -1,11 +1,12 @@
 import type { TurnRecord } from '$lib/contracts/assistant';
 import type { SessionRepository } from '../../db/repositories/session.repository';
 import type { TurnRepository, TurnRow } from '../../db/repositories/turn.repository';
-import type { TurnState } from '../../db/schema';
+import type { InputTrust, TurnState } from '../../db/schema';
 import type { AgentService } from '../agents/agent.service';
 import type { DomainBus } from '../bus';
 import { decodeCursor, paginate } from '../cursor';
 import { notFound } from '../errors';
+import type { ProviderRequest } from '../providers/provider';
 import type { SkillService } from '../skills/skill.service';
 
 export interface EnqueueTurn {
@@ -13,6 +14,8 @@ export interface EnqueueTurn {
   sessionKey: string;
   input: string;
   source: string;
+  /** Who wrote `input`; external text never runs as a command. Kept with the queued turn. */
+  trust: InputTrust;
   model?: string | null;
   channel?: string | null;
   userId?: string | null;
@@ -73,6 +76,7 @@ export class TurnService {
         userId: input.userId ?? null,
         context: input.context ?? null,
         delivery: input.delivery ?? 'none',
+        trust: input.trust,
         queuedAt: now
       }
     });
@@ -178,14 +182,15 @@ export class TurnService {
       const agent = this.agents.require(row.agentName);
       const provider = this.agents.provider(agent);
       const session = this.sessions.byId(row.sessionId);
-      const history = this.sessions
+      const history: ProviderRequest['history'] = this.sessions
         .history(row.sessionId, HISTORY_LIMIT)
         .filter((m) => m.id !== row.messageId)
-        .map((m) => ({ role: m.role, content: m.content }));
+        .map((m) => ({ role: m.role, content: m.content, trust: m.trust }));
       if (session?.summary)
         history.unshift({
           role: 'system',
-          content: `Summary of earlier messages: ${session.summary}`
+          content: `Summary of earlier messages: ${session.summary}`,
+          trust: 'operator'
         });
       const offered = this.#offeredSkills(agent.skills, row.context);
       let reply = '';
@@ -196,6 +201,7 @@ export class TurnService {
         systemPrompt: agent.systemPrompt ?? null,
         history,
         input: row.input,
+        trust: row.trust,
         skills: offered,
         runSkill: async (id, params) => {
           if (!offered.some((skill) => skill.id === id))

@@ -24,6 +24,8 @@ export async function chatSend(ctx: RestContext): Promise<void> {
     sessionKey: body.session ?? `rest:${caller.name}`,
     input: body.message,
     source: 'rest',
+    // Only operator and admin keys reach here (write access).
+    trust: 'operator',
     userId: caller.name,
     context: { skillIds, apiKey: caller.name }
   };

@@ -17,7 +17,7 @@ export type RestHandler = (ctx: RestContext) => void | Promise<void>;
 export function restHandler(deps: GatewayDeps, access: RestAccess, handler: RestHandler) {
   return async (req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> => {
     try {
-      const caller = authenticateRest(deps.credentials, req, res, access);
+      const caller = authenticateRest(deps, req, res, access);
       await handler({ req, res, pathname, caller, deps });
     } catch (err) {
       const problem = toProblem(err, deps.logger);

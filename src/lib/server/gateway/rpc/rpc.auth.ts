@@ -103,13 +103,35 @@ export function tokenSession(
 export type UpgradeAuth =
   | { kind: 'caller'; caller: Caller; loginSessionId?: string; stillValid(): boolean }
   | { kind: 'pending' }
-  | { kind: 'refuse'; status: 401 | 404 };
+  | { kind: 'refuse'; status: 401 | 404 }
+  | { kind: 'refuse'; status: 429; retryAfterMs: number };
 
-export interface UpgradeAuthDeps extends Pick<GatewayDeps, 'config' | 'credentials'> {
+export interface UpgradeAuthDeps extends Pick<
+  GatewayDeps,
+  'config' | 'credentials' | 'authThrottle'
+> {
   acceptsHost(host: string | undefined): boolean;
   acceptsOrigin(origin: string | undefined, host: string | undefined): boolean;
   /** The signed-in console user behind the request's session cookie, if any. */
   consoleUser(req: IncomingMessage): { sessionId: string; email: string; role: Role } | null;
+}
+
+/**
+ * A first `auth` frame on a socket opened without credentials; `token` is undefined when the
+ * first frame is something else, which fails the same way. Like any refused credential it
+ * counts against the address, which is refused outright once past its failures.
+ */
+export function authenticateFrame(
+  token: string | undefined,
+  address: string | undefined,
+  deps: Pick<GatewayDeps, 'config' | 'credentials' | 'authThrottle'>
+): Extract<UpgradeAuth, { kind: 'caller' }> | Extract<UpgradeAuth, { kind: 'refuse' }> {
+  const retryAfterMs = deps.authThrottle.retryAfterMs(address);
+  if (retryAfterMs) return { kind: 'refuse', status: 429, retryAfterMs };
+  const session = token === undefined ? null : tokenSession(token, deps);
+  if (session) return session;
+  deps.authThrottle.fail(address);
+  return { kind: 'refuse', status: 401 };
 }
 
 /**
@@ -121,9 +143,17 @@ export interface UpgradeAuthDeps extends Pick<GatewayDeps, 'config' | 'credentia
 export function authenticateUpgrade(req: IncomingMessage, deps: UpgradeAuthDeps): UpgradeAuth {
   const rpc = deps.config.current.gateway.rpc;
   if (!rpc.enabled) return { kind: 'refuse', status: 404 };
+  const address = req.socket.remoteAddress;
+  const retryAfterMs = deps.authThrottle.retryAfterMs(address);
+  if (retryAfterMs) return { kind: 'refuse', status: 429, retryAfterMs };
   if (!deps.acceptsHost(req.headers.host)) return { kind: 'refuse', status: 401 };
   const token = bearerToken(req.headers);
-  if (token !== null) return tokenSession(token, deps) ?? { kind: 'refuse', status: 401 };
+  if (token !== null) {
+    const session = tokenSession(token, deps);
+    if (session) return session;
+    deps.authThrottle.fail(address);
+    return { kind: 'refuse', status: 401 };
+  }
   if (rpc.auth.type === 'none')
     return {
       kind: 'caller',

@@ -134,6 +134,8 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
           sessionKey: `rpc:${channel}:${userId}`,
           input: p.message,
           source: 'rpc',
+          // A token or console user allowed this method; with auth.type none nobody signed in.
+          trust: caller.kind === 'anonymous' ? 'external' : 'operator',
           channel,
           userId
         });

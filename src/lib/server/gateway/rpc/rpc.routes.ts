@@ -3,6 +3,7 @@ import { sendJson } from '../../http/fast-router';
 import { setCredentialName } from '../../http/request-context';
 import { endSoon } from '../../http/flush';
 import { API_HEADERS } from '../../http/security-headers';
+import { retryAfterSeconds } from '../auth/auth-throttle';
 import type { GatewayDeps } from '../gateway.deps';
 import { BodyError, readJsonBody } from '../http/body';
 import type { RouteSet } from '../routes';
@@ -12,7 +13,9 @@ import { createDispatcher, type RpcDispatcher } from './rpc.dispatch';
 
 /**
  * POST /rpc. Every answer is a JSON-RPC object. HTTP statuses only say what JSON-RPC cannot:
- * 401 (-32000, with WWW-Authenticate: Bearer), 404 while gateway.rpc.enabled is false, 405 for
+ * 401 (-32000, with WWW-Authenticate: Bearer), 429 (-32002, with Retry-After and
+ * `data.retryAfterMs`) to an address past its failed authentications, 404 while
+ * gateway.rpc.enabled is false, 405 for
  * other methods, 413 and 415 for bodies refused unread; everything that reached JSON-RPC,
  * parse errors included, is 200 (the common practice of JSON-RPC servers), and a message of
  * notifications only is 204 with no body.
@@ -54,8 +57,22 @@ async function handlePost(
     req.resume();
     return refuse(res, 404, RPC_ERRORS.METHOD_NOT_FOUND, 'the RPC interface is disabled');
   }
+  const address = req.socket.remoteAddress;
+  const wait = deps.authThrottle.retryAfterMs(address);
+  if (wait) {
+    req.resume();
+    return refuse(
+      res,
+      429,
+      RPC_ERRORS.TOO_MANY,
+      'too many failed authentications from this address',
+      { 'Retry-After': String(retryAfterSeconds(wait)) },
+      { retryAfterMs: wait }
+    );
+  }
   const caller = authenticateHeaders(req.headers, deps);
   if (!caller) {
+    deps.authThrottle.fail(address);
     req.resume();
     return refuse(res, 401, RPC_ERRORS.AUTH, 'a valid bearer token is required', {
       'WWW-Authenticate': 'Bearer'
@@ -90,7 +107,8 @@ function refuse(
   status: number,
   kind: { code: number; message: string },
   detail: string,
-  headers: Record<string, string> = {}
+  headers: Record<string, string> = {},
+  data: Record<string, unknown> = {}
 ): void {
-  sendJson(res, status, errorResponse(null, new RpcError(kind, detail)), headers);
+  sendJson(res, status, errorResponse(null, new RpcError(kind, detail, data)), headers);
 }

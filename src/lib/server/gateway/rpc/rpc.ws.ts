@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { DomainBus } from '../../domain/bus';
 import type { Logger } from '../../logger';
+import { retryAfterSeconds } from '../auth/auth-throttle';
 import { depthExceeds, MAX_JSON_DEPTH } from '../http/body';
 import {
   errorResponse,
@@ -23,8 +24,11 @@ type Authenticated = Extract<UpgradeAuth, { kind: 'caller' }>;
 export interface RpcWsOptions {
   /** At the upgrade: a caller, `pending` (first frame must be `auth`), or a refusal. */
   authenticate(req: IncomingMessage): UpgradeAuth;
-  /** The token of a first-frame `auth`. */
-  authenticateToken(token: string): Authenticated | null;
+  /** The token of a first-frame `auth` (undefined: the first frame was something else). */
+  authenticateFrame(
+    token: string | undefined,
+    address: string | undefined
+  ): Authenticated | Extract<UpgradeAuth, { kind: 'refuse' }>;
   dispatch: RpcDispatcher;
   bus: DomainBus;
   logger: Logger;
@@ -89,7 +93,11 @@ export class RpcWebSocket {
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const auth = this.options.authenticate(req);
     if (auth.kind === 'refuse')
-      return refuse(socket, auth.status, auth.status === 404 ? 'Not Found' : 'Unauthorized');
+      return auth.status === 429
+        ? refuse(socket, 429, 'Too Many Requests', {
+            'Retry-After': String(retryAfterSeconds(auth.retryAfterMs))
+          })
+        : refuse(socket, auth.status, auth.status === 404 ? 'Not Found' : 'Unauthorized');
     if (this.#wss.clients.size >= this.options.maxConnections)
       return refuse(socket, 503, 'Too many connections');
     this.#wss.handleUpgrade(req, socket, head, (ws) => {
@@ -97,7 +105,8 @@ export class RpcWebSocket {
         ws,
         this.options,
         (c, subscribed) => (subscribed ? this.#subscribers.add(c) : this.#subscribers.delete(c)),
-        auth.kind === 'caller' ? auth : null
+        auth.kind === 'caller' ? auth : null,
+        req.socket.remoteAddress
       );
       this.#connections.add(connection);
       this.options.onCount(this.#wss.clients.size);
@@ -166,7 +175,8 @@ class Connection implements PushChannel {
     readonly ws: WebSocket,
     private readonly options: RpcWsOptions,
     private readonly setSubscribed: (c: Connection, subscribed: boolean) => void,
-    public auth: Authenticated | null
+    public auth: Authenticated | null,
+    private readonly address: string | undefined
   ) {
     this.#gate = new InFlight<string>({
       max: options.maxInFlight ?? 32,
@@ -261,8 +271,11 @@ class Connection implements PushChannel {
     }
     const request = call && !('jsonrpc' in call) ? call : undefined;
     const token = request?.method === 'auth' ? request.params.token : undefined;
-    const auth = typeof token === 'string' ? this.options.authenticateToken(token) : null;
-    if (auth) {
+    const auth = this.options.authenticateFrame(
+      typeof token === 'string' ? token : undefined,
+      this.address
+    );
+    if (auth.kind === 'caller') {
       this.auth = auth;
       clearTimeout(this.#authTimer);
       if (!request!.notification)
@@ -273,9 +286,21 @@ class Connection implements PushChannel {
         });
       return;
     }
+    const id = request && !request.notification ? request.id : null;
+    if (auth.status === 429) {
+      this.#send(
+        errorResponse(
+          id,
+          new RpcError(RPC_ERRORS.TOO_MANY, 'too many failed authentications from this address', {
+            retryAfterMs: auth.retryAfterMs
+          })
+        )
+      );
+      return this.close(POLICY_CLOSE, 'too many failed authentications');
+    }
     this.#send(
       errorResponse(
-        request && !request.notification ? request.id : null,
+        id,
         new RpcError(
           RPC_ERRORS.AUTH,
           request?.method === 'auth'
@@ -292,8 +317,14 @@ class Connection implements PushChannel {
   }
 }
 
-function refuse(socket: Duplex, status: number, text: string): void {
-  const headers = status === 401 ? 'WWW-Authenticate: Bearer\r\n' : '';
+function refuse(
+  socket: Duplex,
+  status: number,
+  text: string,
+  extra: Record<string, string> = {}
+): void {
+  let headers = status === 401 ? 'WWW-Authenticate: Bearer\r\n' : '';
+  for (const [name, value] of Object.entries(extra)) headers += `${name}: ${value}\r\n`;
   socket.end(
     `HTTP/1.1 ${status} ${text}\r\n${headers}Connection: close\r\nContent-Length: 0\r\n\r\n`
   );

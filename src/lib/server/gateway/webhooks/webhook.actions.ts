@@ -1,10 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { BerthConfig } from '../../config/config.schema';
 import type { GatewayDeps } from '../gateway.deps';
 import { once, type Answer } from './idempotency';
 import { mappingMatches } from './mapping';
 import { renderTemplate, type TemplateSource } from './template';
 import { badRequest, WebhookError } from './webhook.errors';
-import { agentBody, parseBody, wakeBody } from './webhook.schemas';
+import { agentBody, parseBody, wakeBody, type AgentBody } from './webhook.schemas';
 
 /** What a webhook route does once the request is authenticated and its body read. */
 export type WebhookAction = (
@@ -31,6 +32,7 @@ export const wakeAction: WebhookAction = (deps, raw, _headers, key) => {
 
 export const agentAction: WebhookAction = (deps, raw, _headers, key) => {
   const body = parseBody(agentBody, raw);
+  checkOverrides(deps.config.current.webhooks, body);
   const agentName = pickAgent(deps, body.agent);
   return once(deps.access, 'agent', key, () => {
     const { turnId, sessionId } = deps.turns.enqueue({
@@ -39,6 +41,7 @@ export const agentAction: WebhookAction = (deps, raw, _headers, key) => {
       sessionKey: body.session ?? `webhook:${crypto.randomUUID()}`,
       input: body.message,
       source: 'webhook',
+      trust: 'external',
       model: body.model ?? null,
       channel: body.channel ?? null,
       context: body.context ?? null
@@ -62,6 +65,8 @@ export function mappingAction(name: string): WebhookAction {
         sessionKey: mapping.session ?? `webhook:${name}`,
         input: renderTemplate(mapping.message, source),
         source: `webhook:${name}`,
+        // The operator wrote the template; the sender filled it in.
+        trust: 'external',
         model: mapping.model ?? null,
         context: { mapping: name },
         delivery: mapping.delivery
@@ -74,6 +79,31 @@ export function mappingAction(name: string): WebhookAction {
       });
     });
   };
+}
+
+/**
+ * A sender of /agent may choose only what the config lets it: a session under one of
+ * `webhooks.allowedSessionPrefixes` (by default `webhook:`, so never `main`, `rest:…` or
+ * `rpc:…`, another credential's conversation) and a model from `webhooks.allowedModels`.
+ */
+function checkOverrides(
+  config: Pick<BerthConfig['webhooks'], 'allowedSessionPrefixes' | 'allowedModels'>,
+  body: Pick<AgentBody, 'session' | 'model'>
+): void {
+  const prefixes = config.allowedSessionPrefixes;
+  if (body.session !== undefined && !prefixes.some((p) => body.session!.startsWith(p)))
+    throw badRequest(
+      prefixes.length
+        ? `session ${body.session} is not allowed: it must start with ${prefixes.join(' or ')} (webhooks.allowedSessionPrefixes)`
+        : 'session: naming a session is not allowed (webhooks.allowedSessionPrefixes is empty)'
+    );
+  const models = config.allowedModels;
+  if (body.model !== undefined && !models.includes('*') && !models.includes(body.model))
+    throw badRequest(
+      models.length
+        ? `model ${body.model} is not allowed: it must be one of ${models.join(', ')} (webhooks.allowedModels)`
+        : `model: choosing the model is not allowed (webhooks.allowedModels is empty)`
+    );
 }
 
 const ok = (fields: Record<string, unknown>): Answer => ({

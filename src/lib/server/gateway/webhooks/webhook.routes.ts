@@ -7,7 +7,9 @@ import { GroupCommit } from './group-commit';
 import { idempotencyKey } from './idempotency';
 import { RateLimiter } from './rate-limiter';
 import { agentAction, mappingAction, wakeAction, type WebhookAction } from './webhook.actions';
-import { presentedToken, queryCarriesToken } from './webhook.auth';
+import { presentedToken } from './webhook.auth';
+import { retryAfterSeconds } from '../auth/auth-throttle';
+import { queryCarriesToken } from '../auth/query-token';
 import { discardBody, readJsonBody } from '../http/body';
 import { badRequest, sendError, toWebhookError, WebhookError } from './webhook.errors';
 
@@ -70,7 +72,8 @@ export function webhookRoutes(deps: GatewayDeps): RouteSet {
 }
 
 /**
- * The order matters: counted before anything is read (failed authentications too), then the
+ * The order matters: an address past its failed authentications is refused before anything
+ * else; then counted before anything is read (failed authentications too), then the
  * query-string and token checks, and only then the body.
  */
 async function handle(
@@ -84,9 +87,17 @@ async function handle(
   try {
     const config = deps.config.current.webhooks;
     if (!config.enabled) throw new WebhookError(404, 'not_found', 'Not found');
+    const client = req.socket.remoteAddress ?? 'unknown';
+    const wait = deps.authThrottle.retryAfterMs(client);
+    if (wait)
+      throw new WebhookError(
+        429,
+        'too_many_requests',
+        'Too many failed authentications from this address',
+        { 'Retry-After': String(retryAfterSeconds(wait)) }
+      );
     const token = presentedToken(req.headers);
     const valid = token !== null && deps.credentials.webhookTokenMatches(token);
-    const client = req.socket.remoteAddress ?? 'unknown';
     const hit = limiter.hit(`${valid ? 'token' : 'invalid'}|${client}`, config.rateLimit);
     if (!hit.allowed)
       throw new WebhookError(429, 'too_many_requests', 'Rate limit exceeded', {
@@ -94,10 +105,12 @@ async function handle(
       });
     if (queryCarriesToken(req.url ?? '', (v) => deps.credentials.webhookTokenMatches(v)))
       throw badRequest('Send the token in a header, never in the URL');
-    if (!valid)
+    if (!valid) {
+      deps.authThrottle.fail(client);
       throw new WebhookError(401, 'unauthorized', token ? 'Invalid token' : 'Missing token', {
         'WWW-Authenticate': 'Bearer'
       });
+    }
     setCredentialName(res, 'webhook');
     if (!action) throw new WebhookError(404, 'not_found', 'No webhook at this path');
     const key = idempotencyKey(req.headers);

@@ -1,0 +1,1 @@
+ALTER TABLE `turns` ADD `trust` text DEFAULT 'external' NOT NULL;
