@@ -58,7 +58,8 @@ describe('SessionService (real SQLite)', () => {
       agentName: 'main',
       sessionKey: 'other',
       input: 'elsewhere',
-      source: 'rpc'
+      source: 'rpc',
+      trust: 'operator'
     });
     await domain.turns.waitFor(other.turnId, 5000);
     let sessionId = '';
@@ -67,7 +68,8 @@ describe('SessionService (real SQLite)', () => {
         agentName: 'main',
         sessionKey: 'counted',
         input: `message ${i}`,
-        source: 'rpc'
+        source: 'rpc',
+        trust: 'operator'
       });
       sessionId = t.sessionId;
       await domain.turns.waitFor(t.turnId, 5000);
