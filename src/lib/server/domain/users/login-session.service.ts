@@ -1,6 +1,7 @@
 import type { SessionUser } from '$lib/contracts/users';
 import type { LoginSessionRepository } from '../../db/repositories/login-session.repository';
 import type { DomainBus } from '../bus';
+import { unlessUnavailable } from '../storage-retry';
 import { hashSecret, newSessionToken, parseSessionToken, secretMatches } from './session-token';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -48,15 +49,21 @@ export class LoginSessionService {
     if (!found || !secretMatches(found.session.secretHash, parsed.secret)) return null;
     const now = this.now();
     if (found.session.expiresAt <= now) {
-      this.repo.delete(parsed.id);
+      // Tidying only: a locked database or full disk leaves the row for the hourly purge.
+      unlessUnavailable(() => this.repo.delete(parsed.id));
       return null;
     }
     if (found.user.disabled) return null;
     let expiresAt = found.session.expiresAt;
     let renewed = false;
-    if (expiresAt - now < RENEW_WITHIN_MS) {
-      expiresAt = now + SESSION_LIFETIME_MS;
-      this.repo.extend(parsed.id, expiresAt);
+    // A renewal storage refuses (locked database, full disk) waits for a later request; the
+    // session is still valid now.
+    const renewal = now + SESSION_LIFETIME_MS;
+    if (
+      expiresAt - now < RENEW_WITHIN_MS &&
+      unlessUnavailable(() => this.repo.extend(parsed.id, renewal))
+    ) {
+      expiresAt = renewal;
       renewed = true;
     }
     const { id, email, name, role } = found.user;
