@@ -132,7 +132,9 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     60 * 60_000
   ).unref();
 
-  const databaseHealth = new DatabaseHealth(database.sqlite);
+  const databaseHealth = new DatabaseHealth(database.sqlite, (fault, detail) =>
+    logger.warn({ fault }, `storage refused a write: ${detail}`)
+  );
   const readiness = async (): Promise<Readiness> => {
     const databaseCheck = databaseHealth.check();
     const engineCheck = await engine.check();
@@ -284,6 +286,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
       clearInterval(purge);
       clearInterval(purgeIdempotency);
       usage.stop();
+      databaseHealth.stop();
       database.close();
       return Promise.resolve();
     }

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Check } from '$lib/contracts/health';
-import { storageFault, type StorageFault } from './storage-fault';
+import { watchLocks } from './lock-watch';
+import { onStorageFault, storageFault, type StorageFault } from './storage-fault';
 
 const FAULT_DETAIL: Record<StorageFault, string> = {
   busy: 'database locked by another process: writes failing',
@@ -8,19 +9,41 @@ const FAULT_DETAIL: Record<StorageFault, string> = {
   io: 'I/O error: writes failing'
 };
 
+/** How often a fault of one kind is logged while it goes on. */
+const LOG_EVERY_MS = 10_000;
+
 /**
- * The database check of /readyz. A read alone says nothing about a full disk or a lock held by
- * another process, so a one-page write is tried too: SQLite's user_version set to the value it
- * has (Berth does not use it), which commits a frame to the WAL like any write. The write is
- * tried at most once per `writeEveryMs`, so a flood of probes cannot become a flood of commits.
+ * Storage faults as the operator sees them: logged (once per kind every 10 s, not once per
+ * refused request), the busy wait dropped while another process holds the lock (lock-watch),
+ * and the database check of /readyz. A read alone says nothing about a full disk or a lock, so
+ * that check tries a one-page write too: SQLite's user_version set to the value it has (Berth
+ * does not use it), which commits a frame to the WAL like any write. The write is tried at most
+ * once per `writeEveryMs`, so a flood of probes cannot become a flood of commits.
  */
 export class DatabaseHealth {
   #lastWrite: { at: number; fault: string | null } | undefined;
+  readonly #stops: (() => void)[];
 
   constructor(
     private readonly sqlite: Database.Database,
+    warn: (fault: StorageFault, detail: string) => void = () => {},
     private readonly writeEveryMs = 1000
-  ) {}
+  ) {
+    const logged = new Map<StorageFault, number>();
+    this.#stops = [
+      watchLocks(sqlite),
+      onStorageFault((fault) => {
+        const now = Date.now();
+        if (now - (logged.get(fault) ?? -LOG_EVERY_MS) < LOG_EVERY_MS) return;
+        logged.set(fault, now);
+        warn(fault, FAULT_DETAIL[fault]);
+      })
+    ];
+  }
+
+  stop(): void {
+    for (const stop of this.#stops) stop();
+  }
 
   check(): Check {
     const started = performance.now();

@@ -13,8 +13,27 @@ export type StorageFault = 'busy' | 'full' | 'io';
  */
 export const BUSY_TIMEOUT_MS = 50;
 
-/** better-sqlite3's SqliteError carries the extended result code, e.g. SQLITE_BUSY_SNAPSHOT. */
+type Watcher = (fault: StorageFault) => void;
+const watchers = new Set<Watcher>();
+
+/**
+ * The fault a thrown value stands for, from better-sqlite3's extended result code (e.g.
+ * SQLITE_BUSY_SNAPSHOT), or null. Every handler of a storage error asks this first, so it is
+ * also where the watchers registered with onStorageFault hear of each fault.
+ */
 export function storageFault(err: unknown): StorageFault | null {
+  const fault = classify(err);
+  if (fault) for (const watcher of watchers) watcher(fault);
+  return fault;
+}
+
+/** Calls `watcher` on every storage fault met from now on; returns the way to stop. */
+export function onStorageFault(watcher: Watcher): () => void {
+  watchers.add(watcher);
+  return () => watchers.delete(watcher);
+}
+
+function classify(err: unknown): StorageFault | null {
   if (!(err instanceof Error) || err.name !== 'SqliteError') return null;
   const code = (err as Error & { code?: unknown }).code;
   if (typeof code !== 'string') return null;

@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DatabaseHealth } from '../db/db-health';
-import { storageFault } from '../db/storage-fault';
+import { watchLocks } from '../db/lock-watch';
+import { BUSY_TIMEOUT_MS, storageFault } from '../db/storage-fault';
 import { toDomainError } from './errors';
 import { unlessUnavailable, whenStored } from './storage-retry';
 import { testDomain } from './testing';
@@ -188,16 +189,57 @@ describe('storage faults', () => {
     expect(count(d, "select count(*) n from turns where source = 'heartbeat'")).toBe(1);
   });
 
-  it('the readiness check reports writes failing under the lock, and recovers', () => {
+  it('after one write meets the lock, the next fail at once; the wait returns with the lock free', async () => {
     domain = testDomain();
-    const health = new DatabaseHealth(domain.database.sqlite, 0);
-    expect(health.check()).toMatchObject({ status: 'ok' });
-    const release = lock(domain);
-    expect(health.check()).toEqual({
-      status: 'error',
-      detail: 'database locked by another process: writes failing'
-    });
-    release();
-    expect(health.check()).toMatchObject({ status: 'ok' });
+    const d = domain;
+    const stop = watchLocks(d.database.sqlite, 20);
+    const write = () => {
+      try {
+        d.events.wake({ agentName: 'main', text: 'x', source: 'test' });
+        return null;
+      } catch (err) {
+        return storageFault(err);
+      }
+    };
+    try {
+      const release = lock(d);
+      expect(write()).toBe('busy');
+      const started = performance.now();
+      for (let i = 0; i < 20; i++) expect(write()).toBe('busy');
+      expect(performance.now() - started).toBeLessThan(BUSY_TIMEOUT_MS);
+      expect(d.database.sqlite.pragma('busy_timeout', { simple: true })).toBe(0);
+      release();
+      await later(100);
+      expect(d.database.sqlite.pragma('busy_timeout', { simple: true })).toBe(BUSY_TIMEOUT_MS);
+      expect(write()).toBeNull();
+    } finally {
+      stop();
+    }
+  });
+
+  it('the readiness check reports writes failing under the lock, and recovers', async () => {
+    domain = testDomain();
+    const warned: string[] = [];
+    const health = new DatabaseHealth(
+      domain.database.sqlite,
+      (_fault, detail) => warned.push(detail),
+      0
+    );
+    try {
+      expect(health.check()).toMatchObject({ status: 'ok' });
+      const release = lock(domain);
+      for (let i = 0; i < 3; i++)
+        expect(health.check()).toEqual({
+          status: 'error',
+          detail: 'database locked by another process: writes failing'
+        });
+      // Logged once for the episode, not once per refusal.
+      expect(warned).toEqual(['database locked by another process: writes failing']);
+      release();
+      await later(250);
+      expect(health.check()).toMatchObject({ status: 'ok' });
+    } finally {
+      health.stop();
+    }
   });
 });

@@ -30,9 +30,9 @@ describe('toProblem', () => {
 
   it('answers a locked database or a full disk with 503 and Retry-After', () => {
     const busy = new Database.SqliteError('database is locked', 'SQLITE_BUSY');
-    expect(toProblem(busy, logger)).toMatchObject({
+    expect(toProblem(busy, logger)).toEqual({
       status: 503,
-      detail: expect.stringMatching(/locked by another process/),
+      detail: 'The database is locked by another process; try again shortly',
       headers: { 'Retry-After': '1' }
     });
     const full = new Database.SqliteError('database or disk is full', 'SQLITE_FULL');
