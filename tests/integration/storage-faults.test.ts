@@ -159,6 +159,17 @@ describe('a database locked by another process', () => {
     expect(woken.value.json).toMatchObject({ status: 503, error: 'unavailable' });
     expect(woken.ms).toBeLessThan(500);
 
+    // Wakes arriving together share one commit: the refused commit answers each of them 503.
+    const batch = await timed(() =>
+      Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          hook(berth.port, '/hooks/wake', { text: `batch ${i}` })
+        )
+      )
+    );
+    expect(batch.value.map((r) => r.status)).toEqual(Array(20).fill(503));
+    expect(batch.ms).toBeLessThan(500);
+
     const agentHook = await timed(() =>
       hook(berth.port, '/hooks/agent', { message: 'during the lock' })
     );
@@ -302,6 +313,10 @@ describe('a full disk', () => {
     expect(woken.status).toBe(503);
     expect(woken.headers['retry-after']).toBe('30');
     expect(woken.json).toMatchObject({ status: 503, error: 'unavailable' });
+    const batch = await Promise.all(
+      Array.from({ length: 10 }, () => hook(b.port, '/hooks/wake', { text: 'while-full' }))
+    );
+    expect(batch.map((r) => r.status)).toEqual(Array(10).fill(503));
     const rest = await chat(b, 'while-full');
     expect(rest.status).toBe(503);
     expect(rest.headers.get('retry-after')).toBe('30');
