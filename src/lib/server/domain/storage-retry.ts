@@ -53,6 +53,10 @@ export class RetryLater {
 
   constructor(private readonly retry: (key: string) => void) {}
 
+  pending(key: string): boolean {
+    return this.#timers.has(key);
+  }
+
   schedule(key: string): void {
     if (this.#timers.has(key)) return;
     const timer = setTimeout(() => {

@@ -178,9 +178,10 @@ export class TurnService {
 
   /**
    * The next queued turn, now marked running. When storage refuses the claim the turn stays
-   * queued and the agent's queue is kicked again after a backoff delay.
+   * queued and the agent's queue is kicked again after a backoff delay (and not before).
    */
   #claim(agentName: string): TurnRow | undefined {
+    if (this.#claimRetry.pending(agentName)) return undefined;
     try {
       const row = this.turns.claimNext(agentName, Date.now());
       this.#claimRetry.succeeded();
@@ -260,6 +261,7 @@ export class TurnService {
           this.turns.finish(row.id, { state: 'queued', startedAt: null })
         );
         if (queued) this.bus.emit('turn.changed', toRecord(queued));
+        this.#claimRetry.schedule(row.agentName);
         return;
       }
       const error = err instanceof Error ? err.message : String(err);
