@@ -9,6 +9,8 @@ declare global {
       session: { id: string; expiresAt: number } | null;
       /** Set by the route guard when a signed-in user lacks the page's role. */
       deniedFor: import('$lib/contracts/roles').Role | null;
+      /** Set when storage refused a write (locked database, full disk): the answer becomes 503. */
+      storageRetryAfter?: number;
     }
     interface Error {
       message: string;

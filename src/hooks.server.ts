@@ -15,6 +15,7 @@ import { accessFor } from '$lib/server/console/route-access';
 import { fromOwnPages, plainApiPath } from '$lib/server/console/origin-guard';
 import { clearSessionCookie, setSessionCookie } from '$lib/server/console/session-cookie';
 import { SESSION_COOKIE } from '$lib/server/gateway/auth/cookie';
+import { toDomainError } from '$lib/server/domain/errors';
 
 export const init: ServerInit = async () => {
   if (!building) await startApp();
@@ -83,9 +84,27 @@ const theme: Handle = ({ event, resolve }) => {
   return resolve(event, { transformPageChunk: ({ html }) => html.replace('%berth.theme%', value) });
 };
 
-export const handle = sequence(context, sameOrigin, authenticate, guard, theme);
+/**
+ * A page, form action or endpoint that met a storage fault (locked database, full disk) answers
+ * 503 with Retry-After instead of 500: handleError below notes the fault on the request.
+ */
+const unavailable: Handle = async ({ event, resolve }) => {
+  const response = await resolve(event);
+  const retryAfter = event.locals.storageRetryAfter;
+  if (retryAfter === undefined || response.status !== 500) return response;
+  const headers = new Headers(response.headers);
+  headers.set('retry-after', String(retryAfter));
+  return new Response(response.body, { status: 503, statusText: 'Service Unavailable', headers });
+};
+
+export const handle = sequence(unavailable, context, sameOrigin, authenticate, guard, theme);
 
 export const handleError: HandleServerError = ({ error: err, event, status, message }) => {
+  const domain = toDomainError(err);
+  if (domain?.code === 'UNAVAILABLE') {
+    event.locals.storageRetryAfter = domain.extra.retryAfterSeconds ?? 1;
+    return { message: domain.message, requestId: event.locals.requestId };
+  }
   if (status >= 500 && !isHttpError(err))
     findApp()?.logger.error(
       { err, requestId: event.locals.requestId, path: event.url.pathname },

@@ -11,6 +11,7 @@ import { ConfigStore } from './config/config.store';
 import { assertSafeBind } from './config/bind-safety';
 import { openDatabase, type OpenedDatabase } from './db/client';
 import { acquireDataLock } from './db/data-lock';
+import { DatabaseHealth } from './db/db-health';
 import { AccessRepository } from './db/repositories/access.repository';
 import { AgentRepository } from './db/repositories/agent.repository';
 import { AuditRepository } from './db/repositories/audit.repository';
@@ -27,6 +28,7 @@ import { AgentService } from './domain/agents/agent.service';
 import { DomainBus } from './domain/bus';
 import { EventService } from './domain/events/event.service';
 import { SessionService } from './domain/sessions/session.service';
+import { unlessUnavailable } from './domain/storage-retry';
 import { builtinSkills } from './domain/skills/builtin-skills';
 import { SkillService } from './domain/skills/skill.service';
 import { TurnService } from './domain/turns/turn.service';
@@ -136,17 +138,17 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
 
   await bootstrapAdmin(users, env, logger);
   sessions.purgeExpired();
-  const purge = setInterval(() => sessions.purgeExpired(), 60 * 60_000).unref();
+  // Housekeeping that a locked database or full disk postpones to the next round.
+  const purge = setInterval(
+    () => unlessUnavailable(() => sessions.purgeExpired()),
+    60 * 60_000
+  ).unref();
 
+  const databaseHealth = new DatabaseHealth(database.sqlite, (fault, detail) =>
+    logger.warn({ fault }, `storage refused a write: ${detail}`)
+  );
   const readiness = async (): Promise<Readiness> => {
-    const started = performance.now();
-    let databaseCheck: Readiness['checks']['database'];
-    try {
-      database.sqlite.prepare('select 1').get();
-      databaseCheck = { status: 'ok', latencyMs: Math.round(performance.now() - started) };
-    } catch (err) {
-      databaseCheck = { status: 'error', detail: (err as Error).message };
-    }
+    const databaseCheck = databaseHealth.check();
     const engineCheck = await engine.check();
     const status =
       databaseCheck.status !== 'ok'
@@ -216,7 +218,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     );
   events.start();
   const purgeIdempotency = setInterval(
-    () => access.forgetIdempotencyBefore(Date.now() - 24 * 3600_000),
+    () => unlessUnavailable(() => access.forgetIdempotencyBefore(Date.now() - 24 * 3600_000)),
     3600_000
   ).unref();
 
@@ -305,6 +307,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
       clearInterval(purge);
       clearInterval(purgeIdempotency);
       usage.stop();
+      databaseHealth.stop();
       database.close();
       lock.release();
       return Promise.resolve();

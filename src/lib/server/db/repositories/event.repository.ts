@@ -59,6 +59,11 @@ export class EventRepository {
     );
   }
 
+  /** Runs `work` in one immediate transaction: a heartbeat's turn and its events' claim. */
+  atomically<T>(work: () => T): T {
+    return this.db.transaction(() => work(), { behavior: 'immediate' });
+  }
+
   markProcessing(ids: string[], turnId: string): void {
     if (ids.length)
       this.db

@@ -36,6 +36,11 @@ export class TurnRepository {
       .get();
   }
 
+  /** Runs `work` in one immediate transaction: a turn's reply and its new state commit together. */
+  atomically<T>(work: () => T): T {
+    return this.db.transaction(() => work(), { behavior: 'immediate' });
+  }
+
   finish(id: string, patch: Pick<TurnRow, 'state'> & Partial<TurnRow>): TurnRow | undefined {
     return this.db.update(turns).set(patch).where(eq(turns.id, id)).returning().get();
   }

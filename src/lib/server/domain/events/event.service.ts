@@ -6,6 +6,8 @@ import type { DomainBus } from '../bus';
 import { decodeCursor, paginate } from '../cursor';
 import { notFound } from '../errors';
 import { uuidv7 } from '../ids';
+import { storageFault } from '../../db/storage-fault';
+import { RetryLater, whenStored } from '../storage-retry';
 import type { TurnService } from '../turns/turn.service';
 
 const EVENTS_PER_HEARTBEAT = 100;
@@ -16,6 +18,8 @@ const EVENTS_PER_HEARTBEAT = 100;
  */
 export class EventService {
   readonly #timers = new Map<string, NodeJS.Timeout>();
+  /** Heartbeats whose claim storage refused (locked database, full disk) beat again soon. */
+  readonly #beatRetry = new RetryLater((agentName) => this.beat(agentName));
   #stopped = false;
 
   constructor(
@@ -29,8 +33,13 @@ export class EventService {
         return;
       if (turn.source !== 'heartbeat') return;
       const state = turn.state === 'completed' ? 'done' : 'failed';
-      for (const row of this.events.finishForTurn(turn.turnId, state, Date.now()))
-        this.bus.emit('event.changed', toRecord(row));
+      // The turn has ended; its events follow as soon as storage takes the write.
+      void whenStored(
+        () => this.events.finishForTurn(turn.turnId, state, Date.now()),
+        () => this.#stopped
+      ).then((rows) => {
+        for (const row of rows ?? []) this.bus.emit('event.changed', toRecord(row));
+      });
     });
     // Heartbeats follow the agents: new or enabled ones beat, disabled or deleted ones stop.
     bus.on('agent.changed', ({ name, change }) => {
@@ -90,19 +99,31 @@ export class EventService {
     const queued = this.events.queued(agentName, EVENTS_PER_HEARTBEAT);
     if (!queued.length) return null;
     const text = `System events:\n${queued.map(describeEvent).join('\n')}`;
-    const { turnId } = this.turns.enqueue({
-      agentName,
-      sessionKey: 'main',
-      input: text,
-      source: 'heartbeat',
-      // System events are queued by webhooks: what they say is content, not a command.
-      trust: 'external',
-      delivery: 'none'
-    });
-    this.events.markProcessing(
-      queued.map((e) => e.id),
-      turnId
-    );
+    let turnId: string;
+    try {
+      // One commit: a refused claim leaves the events queued, never claimed twice.
+      turnId = this.events.atomically(() => {
+        const turn = this.turns.enqueue({
+          agentName,
+          sessionKey: 'main',
+          input: text,
+          source: 'heartbeat',
+          // System events are queued by webhooks: what they say is content, not a command.
+          trust: 'external',
+          delivery: 'none'
+        });
+        this.events.markProcessing(
+          queued.map((e) => e.id),
+          turn.turnId
+        );
+        return turn.turnId;
+      });
+      this.#beatRetry.succeeded();
+    } catch (err) {
+      if (!storageFault(err)) throw err;
+      this.#beatRetry.schedule(agentName);
+      return null;
+    }
     for (const e of queued)
       this.bus.emit('event.changed', toRecord({ ...e, state: 'processing', turnId }));
     if (queued.length === EVENTS_PER_HEARTBEAT) queueMicrotask(() => this.beat(agentName));
@@ -141,6 +162,7 @@ export class EventService {
     this.#stopped = true;
     for (const timer of this.#timers.values()) clearInterval(timer);
     this.#timers.clear();
+    this.#beatRetry.clear();
   }
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { SkillInfo, SkillRunRecord } from '$lib/contracts/assistant';
 import type { SkillRunRepository, SkillRunRow } from '../../db/repositories/skill-run.repository';
 import { DomainError, notFound } from '../errors';
+import { whenStored } from '../storage-retry';
 import type { BuiltinSkill } from './builtin-skills';
 
 const RUN_TIMEOUT_MS = 30_000;
@@ -67,12 +68,22 @@ export class SkillService {
     return { runId: run.id, done };
   }
 
+  /**
+   * A turn's run: while storage refuses to record the start (locked database, full disk) it
+   * waits, as the turn does, until `signal` cancels it.
+   */
   async trigger(
     id: string,
     params: Record<string, unknown>,
-    by: { trigger: string; actor: string | null }
+    by: { trigger: string; actor: string | null },
+    signal?: AbortSignal
   ) {
-    const run = await this.start(id, params, by).done;
+    const started = await whenStored(
+      () => this.start(id, params, by),
+      () => signal?.aborted ?? false
+    );
+    if (!started) throw new Error('cancelled');
+    const run = await started.done;
     if (run.status === 'failed') throw new DomainError('INVALID', run.logs ?? 'skill failed');
     return run;
   }
@@ -88,23 +99,26 @@ export class SkillService {
     return this.runs.failRunning(Date.now());
   }
 
-  #finish(
+  /** The result is recorded once storage takes it: a run is not lost to a locked database. */
+  async #finish(
     id: string,
     status: 'completed' | 'failed',
     exitCode: number,
     output: unknown,
     logs: string | null,
     started: number
-  ): SkillRunRecord {
+  ): Promise<SkillRunRecord> {
     const finishedAt = Date.now();
-    const row = this.runs.finish(id, {
-      status,
-      exitCode,
-      output,
-      logs,
-      finishedAt,
-      durationMs: finishedAt - started
-    });
+    const row = await whenStored(() =>
+      this.runs.finish(id, {
+        status,
+        exitCode,
+        output,
+        logs,
+        finishedAt,
+        durationMs: finishedAt - started
+      })
+    );
     return toRecord(row!);
   }
 }

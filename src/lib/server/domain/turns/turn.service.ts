@@ -8,6 +8,8 @@ import { decodeCursor, paginate } from '../cursor';
 import { notFound } from '../errors';
 import type { ProviderRequest } from '../providers/provider';
 import type { SkillService } from '../skills/skill.service';
+import { storageFault } from '../../db/storage-fault';
+import { RetryLater, whenStored } from '../storage-retry';
 
 export interface EnqueueTurn {
   agentName: string;
@@ -33,6 +35,8 @@ const HISTORY_LIMIT = 40;
 export class TurnService {
   readonly #running = new Map<string, number>();
   readonly #aborts = new Map<string, AbortController>();
+  /** Agents whose claim storage refused (locked database, full disk) are kicked again later. */
+  readonly #claimRetry = new RetryLater((agentName) => this.kick(agentName));
   #stopped = false;
 
   constructor(
@@ -154,7 +158,7 @@ export class TurnService {
     const agent = this.agents.find(agentName);
     if (!agent || agent.disabled) return;
     while (this.running(agentName) < this.concurrencyPerAgent) {
-      const row = this.turns.claimNext(agentName, Date.now());
+      const row = this.#claim(agentName);
       if (!row) return;
       this.#running.set(agentName, this.running(agentName) + 1);
       this.agents.touch(agentName);
@@ -173,6 +177,29 @@ export class TurnService {
   stop(): void {
     this.#stopped = true;
     for (const abort of this.#aborts.values()) abort.abort();
+    this.#claimRetry.clear();
+  }
+
+  /**
+   * The next queued turn, now marked running. When storage refuses the claim the turn stays
+   * queued and the agent's queue is kicked again after a backoff delay (and not before).
+   */
+  #claim(agentName: string): TurnRow | undefined {
+    if (this.#claimRetry.pending(agentName)) return undefined;
+    try {
+      const row = this.turns.claimNext(agentName, Date.now());
+      this.#claimRetry.succeeded();
+      return row;
+    } catch (err) {
+      if (!storageFault(err)) throw err;
+      this.#claimRetry.schedule(agentName);
+      return undefined;
+    }
+  }
+
+  /** A write that ends a turn, tried until storage takes it; the turn stays running meanwhile. */
+  #stored<T>(write: () => T): Promise<T | undefined> {
+    return whenStored(write, () => this.#stopped);
   }
 
   async #run(row: TurnRow): Promise<void> {
@@ -206,10 +233,12 @@ export class TurnService {
         runSkill: async (id, params) => {
           if (!offered.some((skill) => skill.id === id))
             throw new Error(`skill ${id} is not offered to this turn`);
-          const run = await this.skills.trigger(id, params, {
-            trigger: `turn:${row.id}`,
-            actor: agent.name
-          });
+          const run = await this.skills.trigger(
+            id,
+            params,
+            { trigger: `turn:${row.id}`, actor: agent.name },
+            abort.signal
+          );
           return run.output;
         },
         status: () => this.agents.status(agent.name),
@@ -228,11 +257,23 @@ export class TurnService {
         }
       }
       if (this.#stopped) return;
-      this.#complete(row, reply, usage);
+      await this.#stored(() => this.#complete(row, reply, usage));
     } catch (err) {
       if (this.#stopped) return;
+      if (storageFault(err)) {
+        // Storage failed the run before it had a reply (its history could not be read): the
+        // turn goes back to the queue rather than failing for a passing fault.
+        const queued = await this.#stored(() =>
+          this.turns.finish(row.id, { state: 'queued', startedAt: null })
+        );
+        if (queued) this.bus.emit('turn.changed', toRecord(queued));
+        this.#claimRetry.schedule(row.agentName);
+        return;
+      }
       const error = err instanceof Error ? err.message : String(err);
-      const failed = this.turns.finish(row.id, { state: 'failed', error, finishedAt: Date.now() });
+      const failed = await this.#stored(() =>
+        this.turns.finish(row.id, { state: 'failed', error, finishedAt: Date.now() })
+      );
       if (failed) this.bus.emit('turn.changed', toRecord(failed));
     } finally {
       this.#aborts.delete(row.id);
@@ -254,54 +295,60 @@ export class TurnService {
       .filter((s) => requested.length === 0 || requested.includes(s.id));
   }
 
+  /**
+   * The reply, its announcement and the `completed` state commit together, so a retry after a
+   * refused commit cannot post the reply twice; subscribers hear of them once committed.
+   */
   #complete(row: TurnRow, reply: string, usage: { prompt: number; completion: number }): void {
     const now = Date.now();
-    const message = this.sessions.appendMessage(row.sessionId, {
-      id: crypto.randomUUID(),
-      role: 'assistant',
-      content: reply,
-      turnId: row.id,
-      channel: row.channel,
-      tokens: usage.completion,
-      createdAt: now
+    const { messages, done } = this.turns.atomically(() => {
+      const posted = [
+        this.sessions.appendMessage(row.sessionId, {
+          id: crypto.randomUUID(),
+          role: 'assistant',
+          content: reply,
+          turnId: row.id,
+          channel: row.channel,
+          tokens: usage.completion,
+          createdAt: now
+        })
+      ];
+      if (row.delivery === 'announce') {
+        const announced = this.#announce(row, reply, now);
+        if (announced) posted.push(announced);
+      }
+      const finished = this.turns.finish(row.id, {
+        state: 'completed',
+        result: reply,
+        promptTokens: usage.prompt,
+        completionTokens: usage.completion,
+        finishedAt: now
+      });
+      return { messages: posted, done: finished };
     });
-    this.bus.emit('message.created', {
-      sessionId: row.sessionId,
-      agentName: row.agentName,
-      messageId: message.id,
-      role: 'assistant',
-      content: reply
-    });
-    if (row.delivery === 'announce') this.#announce(row, reply, now);
+    for (const message of messages)
+      this.bus.emit('message.created', {
+        sessionId: message.sessionId,
+        agentName: row.agentName,
+        messageId: message.id,
+        role: 'assistant',
+        content: reply
+      });
     // Last, so whoever sees `completed` also sees the reply and its announcement.
-    const done = this.turns.finish(row.id, {
-      state: 'completed',
-      result: reply,
-      promptTokens: usage.prompt,
-      completionTokens: usage.completion,
-      finishedAt: now
-    });
     if (done) this.bus.emit('turn.changed', toRecord(done));
   }
 
   /** Delivery `announce`: the result is posted to the agent's main session too. */
-  #announce(row: TurnRow, reply: string, now: number): void {
+  #announce(row: TurnRow, reply: string, now: number) {
     const main = this.sessions.getOrCreate(row.agentName, 'main', now);
-    if (main.id === row.sessionId) return;
-    const message = this.sessions.appendMessage(main.id, {
+    if (main.id === row.sessionId) return null;
+    return this.sessions.appendMessage(main.id, {
       id: crypto.randomUUID(),
       role: 'assistant',
       content: reply,
       turnId: row.id,
       channel: 'announce',
       createdAt: now
-    });
-    this.bus.emit('message.created', {
-      sessionId: main.id,
-      agentName: row.agentName,
-      messageId: message.id,
-      role: 'assistant',
-      content: reply
     });
   }
 }

@@ -1,4 +1,5 @@
 import type { UsageFilter, UsageRepository } from '../../db/repositories/usage.repository';
+import { unlessUnavailable } from '../storage-retry';
 
 type Totals = { messages: number; turns: number; tokens: { prompt: number; completion: number } };
 
@@ -39,11 +40,11 @@ export class UsageService {
     else this.#pending.set(key, { day: today, iface, route, status, token: token ?? '', count: 1 });
   }
 
+  /** Writes the counters; while storage refuses them (locked, full) they wait for the next flush. */
   flush(): void {
     if (!this.#pending.size) return;
     const rows = [...this.#pending.values()];
-    this.#pending = new Map();
-    this.repo.addRequests(rows);
+    if (unlessUnavailable(() => this.repo.addRequests(rows))) this.#pending = new Map();
   }
 
   stop(): void {

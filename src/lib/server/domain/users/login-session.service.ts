@@ -1,6 +1,7 @@
 import type { SessionUser } from '$lib/contracts/users';
 import type { LoginSessionRepository } from '../../db/repositories/login-session.repository';
 import type { DomainBus } from '../bus';
+import { unlessUnavailable } from '../storage-retry';
 import { hashSecret, newSessionToken, parseSessionToken, secretMatches } from './session-token';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -52,17 +53,21 @@ export class LoginSessionService {
     const now = this.now();
     const endsAt = found.session.createdAt + SESSION_ABSOLUTE_MS;
     if (found.session.expiresAt <= now || endsAt <= now) {
-      this.repo.delete(parsed.id);
+      // Tidying only: a locked database or full disk leaves the row for the hourly purge.
+      unlessUnavailable(() => this.repo.delete(parsed.id));
       return null;
     }
     if (found.user.disabled) return null;
     let expiresAt = found.session.expiresAt;
     let renewed = false;
-    // Renewal moves only the idle expiry, and never past the absolute end.
+    // Renewal moves only the idle expiry, and never past the absolute end. A renewal storage
+    // refuses (locked database, full disk) waits for a later request; the session is still valid.
     const next = Math.min(now + SESSION_IDLE_MS, endsAt);
-    if (next - expiresAt >= RENEW_AFTER_MS) {
+    if (
+      next - expiresAt >= RENEW_AFTER_MS &&
+      unlessUnavailable(() => this.repo.extend(parsed.id, next))
+    ) {
       expiresAt = next;
-      this.repo.extend(parsed.id, expiresAt);
       renewed = true;
     }
     const { id, email, name, role } = found.user;

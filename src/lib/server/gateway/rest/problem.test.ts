@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import type { ServerResponse } from 'node:http';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -25,6 +26,20 @@ describe('toProblem', () => {
       toProblem(new DomainError('RATE_LIMITED', 'x', { retryAfterSeconds: 7 }), logger)
     ).toMatchObject({ status: 429, headers: { 'Retry-After': '7' } });
     expect(toProblem(new DomainError('ENGINE_UNAVAILABLE', 'x'), logger).status).toBe(503);
+  });
+
+  it('answers a locked database or a full disk with 503 and Retry-After', () => {
+    const busy = new Database.SqliteError('database is locked', 'SQLITE_BUSY');
+    expect(toProblem(busy, logger)).toEqual({
+      status: 503,
+      detail: 'The database is locked by another process; try again shortly',
+      headers: { 'Retry-After': '1' }
+    });
+    const full = new Database.SqliteError('database or disk is full', 'SQLITE_FULL');
+    expect(toProblem(full, logger)).toMatchObject({
+      status: 503,
+      headers: { 'Retry-After': '30' }
+    });
   });
 
   it('keeps body errors, names zod fields, and hides unknown errors behind a 500', () => {

@@ -1,6 +1,6 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { isDomainError } from '../../domain/errors';
+import { isDomainError, toDomainError } from '../../domain/errors';
 import type { Logger } from '../../logger';
 import { endSoon } from '../../http/flush';
 import { API_HEADERS } from '../../http/security-headers';
@@ -33,6 +33,7 @@ export function toProblem(err: unknown, logger: Logger): Problem {
     return { status: err.status, detail: err.detail, headers: err.headers };
   if (err instanceof BodyError) return { status: err.status, detail: err.message, headers: {} };
   if (err instanceof z.ZodError) return { status: 400, detail: describeIssues(err), headers: {} };
+  err = toDomainError(err) ?? err; // storage faults (locked database, full disk) included
   if (isDomainError(err)) {
     switch (err.code) {
       case 'NOT_FOUND':
@@ -53,6 +54,12 @@ export function toProblem(err: unknown, logger: Logger): Problem {
         };
       case 'ENGINE_UNAVAILABLE':
         return { status: 503, detail: err.message, headers: {} };
+      case 'UNAVAILABLE':
+        return {
+          status: 503,
+          detail: err.message,
+          headers: { 'Retry-After': String(Math.max(1, err.extra.retryAfterSeconds ?? 1)) }
+        };
     }
   }
   logger.error({ err }, 'REST request failed');

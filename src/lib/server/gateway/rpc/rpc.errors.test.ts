@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DomainError, notFound } from '../../domain/errors';
@@ -19,6 +20,16 @@ describe('rpc error mapping', () => {
     expect(toRpcError(new Error('/etc/secret path')).toObject()).toEqual({
       code: -32603,
       message: 'Internal error'
+    });
+    expect(
+      toRpcError(new Database.SqliteError('database is locked', 'SQLITE_BUSY')).toObject()
+    ).toEqual({
+      code: -32003,
+      message: 'Service unavailable',
+      data: {
+        detail: 'The database is locked by another process; try again shortly',
+        retryAfterMs: 1000
+      }
     });
     const own = new RpcError(RPC_ERRORS.PERMISSION, 'x');
     expect(toRpcError(own)).toBe(own);

@@ -1,16 +1,18 @@
 import { z } from 'zod';
-import { isDomainError } from '../../domain/errors';
+import { isDomainError, toDomainError } from '../../domain/errors';
 import { RpcError, RPC_ERRORS } from './jsonrpc';
 
 /**
  * The ONE place where failures become JSON-RPC errors. A domain NOT_FOUND or INVALID is the
  * caller's mistake about the params it sent, so both are -32602 "Invalid params" with the
  * domain's message as data.detail ("Agent x not found"); anything unexpected is -32603 with
- * nothing of its internals.
+ * nothing of its internals. Storage refusing writes (locked database, full disk) is -32003
+ * "Service unavailable" with data.retryAfterMs.
  */
 export function toRpcError(err: unknown): RpcError {
   if (err instanceof RpcError) return err;
   if (err instanceof z.ZodError) return new RpcError(RPC_ERRORS.INVALID_PARAMS, zodDetail(err));
+  err = toDomainError(err) ?? err; // storage faults (locked database, full disk) included
   if (!isDomainError(err)) return new RpcError(RPC_ERRORS.INTERNAL);
   switch (err.code) {
     case 'NOT_FOUND':
@@ -31,6 +33,10 @@ export function toRpcError(err: unknown): RpcError {
       );
     case 'ENGINE_UNAVAILABLE':
       return new RpcError(RPC_ERRORS.UNAVAILABLE, err.message);
+    case 'UNAVAILABLE':
+      return new RpcError(RPC_ERRORS.UNAVAILABLE, err.message, {
+        retryAfterMs: (err.extra.retryAfterSeconds ?? 1) * 1000
+      });
   }
 }
 

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { isDomainError } from '../../domain/errors';
+import { isDomainError, toDomainError } from '../../domain/errors';
 import { sendJson } from '../../http/fast-router';
 import type { Logger } from '../../logger';
 import { BodyError } from '../http/body';
@@ -31,13 +31,15 @@ const DOMAIN_STATUS = {
   UNAUTHENTICATED: [401, 'unauthorized'],
   FORBIDDEN: [403, 'forbidden'],
   RATE_LIMITED: [429, 'too_many_requests'],
-  ENGINE_UNAVAILABLE: [503, 'unavailable']
+  ENGINE_UNAVAILABLE: [503, 'unavailable'],
+  UNAVAILABLE: [503, 'unavailable']
 } as const;
 
 export function toWebhookError(err: unknown, logger: Logger): WebhookError {
   if (err instanceof WebhookError) return err;
   if (err instanceof BodyError)
     return new WebhookError(err.status, ERROR_NAMES[err.status]!, err.message);
+  err = toDomainError(err) ?? err; // storage faults (locked database, full disk) included
   if (isDomainError(err)) {
     const [status, name] = DOMAIN_STATUS[err.code];
     const retry = err.extra.retryAfterSeconds;
