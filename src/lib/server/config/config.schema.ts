@@ -69,6 +69,15 @@ export const configSchema = z.strictObject({
               type: z.enum(['bearer', 'none']).default('bearer'),
               tokens: z.array(rpcToken).default([])
             })
+            .prefault({}),
+          ws: z
+            .strictObject({
+              // Authenticated connections; those still to send `auth` have their own cap.
+              maxConnections: z.number().int().min(1).default(1000),
+              maxPending: z.number().int().min(1).default(100),
+              maxPendingPerAddress: z.number().int().min(1).default(10),
+              authTimeoutMs: z.number().int().min(100).max(60_000).default(2000)
+            })
             .prefault({})
         })
         .prefault({}),
@@ -78,6 +87,14 @@ export const configSchema = z.strictObject({
           // How long POST /chat/send and /skills/trigger hold the request before answering 202.
           waitMs: waitMs.default(60_000),
           skillWaitMs: waitMs.default(30_000)
+        })
+        .prefault({}),
+      // Turns from every interface: how many run at once, and how many may wait per agent.
+      turns: z
+        .strictObject({
+          maxRunning: z.number().int().min(1).max(1000).default(8),
+          maxRunningPerAgent: z.number().int().min(1).max(1000).default(2),
+          maxQueuedPerAgent: z.number().int().min(1).default(1000)
         })
         .prefault({})
     })
