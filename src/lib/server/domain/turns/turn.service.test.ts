@@ -1,3 +1,5 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testDomain } from '../testing';
 
@@ -233,7 +235,7 @@ describe('TurnService (real SQLite)', () => {
   it('lets the event loop run while a deep queue drains', async () => {
     domain = testDomain();
     const ids = Array.from(
-      { length: 200 },
+      { length: 100 },
       (_, i) =>
         domain!.turns.enqueue({
           agentName: 'main',
@@ -253,5 +255,23 @@ describe('TurnService (real SQLite)', () => {
     expect(
       domain.database.sqlite.prepare("select count(*) n from turns where state = 'completed'").get()
     ).toEqual({ n: ids.length });
+  });
+
+  it('keeps turns queued while another connection locks the database, then runs them', async () => {
+    domain = testDomain();
+    domain.database.sqlite.pragma('busy_timeout = 20');
+    const { turnId } = domain.turns.enqueue({
+      agentName: 'main',
+      sessionKey: 'l',
+      input: 'hi',
+      source: 'rpc'
+    });
+    const other = new Database(join(domain.dir, 'berth.db'));
+    other.exec('BEGIN EXCLUSIVE');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(domain.turns.get(turnId).state).toBe('queued');
+    other.exec('COMMIT');
+    other.close();
+    expect((await domain.turns.waitFor(turnId, 5000)).state).toBe('completed');
   });
 });

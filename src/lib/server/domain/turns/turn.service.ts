@@ -37,6 +37,8 @@ const MIN_RETRY_S = 1;
 const MAX_RETRY_S = 60;
 /** How long turns that never wait on I/O may follow one another before the loop is let go. */
 const SLICE_MS = 5;
+/** After the database refused a claim (locked, disk full), the next try. */
+const CLAIM_RETRY_MS = 250;
 /** How often a full queue's count is checked against the database. */
 const RECOUNT_MS = 1000;
 
@@ -67,6 +69,7 @@ export class TurnService {
   #pumpScheduled = false;
   /** Until when a finished turn may start the next one at once (see SLICE_MS). */
   #sliceEndsAt = 0;
+  #retryTimer: NodeJS.Timeout | undefined;
   #stopped = false;
 
   constructor(
@@ -192,6 +195,10 @@ export class TurnService {
   kick(agentName: string): void {
     if (this.#stopped) return;
     this.#ready.add(agentName);
+    this.#schedulePump();
+  }
+
+  #schedulePump(): void {
     if (this.#pumpScheduled) return;
     this.#pumpScheduled = true;
     setImmediate(() => {
@@ -213,7 +220,18 @@ export class TurnService {
       // An agent at its own limit is kicked again when one of its turns ends.
       const agent = this.agents.find(agentName);
       if (!agent || agent.disabled || this.running(agentName) >= maxRunningPerAgent) continue;
-      const row = this.turns.claimNext(agentName, Date.now());
+      let row: TurnRow | undefined;
+      try {
+        row = this.turns.claimNext(agentName, Date.now());
+      } catch {
+        // The database refused the write (locked, disk full): the turns wait in the queue.
+        this.#ready.add(agentName);
+        this.#retryTimer ??= setTimeout(() => {
+          this.#retryTimer = undefined;
+          this.#schedulePump();
+        }, CLAIM_RETRY_MS);
+        return;
+      }
       if (!row) {
         this.#queued.set(agentName, { count: 0, countedAt: Date.now() });
         continue;
@@ -267,6 +285,7 @@ export class TurnService {
   /** Stops claiming turns and cancels those in flight; they stay `running` for recovery. */
   stop(): void {
     this.#stopped = true;
+    clearTimeout(this.#retryTimer);
     for (const abort of this.#aborts.values()) abort.abort();
   }
 
