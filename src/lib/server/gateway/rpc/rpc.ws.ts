@@ -116,10 +116,10 @@ export class RpcWebSocket {
     if (auth.kind === 'caller') {
       if (this.#authenticated >= limits.maxConnections)
         return refuse(socket, 503, 'Too many connections');
-    } else if (this.#pending >= limits.maxPending)
-      return refuse(socket, 503, 'Too many unauthenticated connections');
-    else if ((this.#pendingByAddress.get(address) ?? 0) >= limits.maxPendingPerAddress)
+    } else if ((this.#pendingByAddress.get(address) ?? 0) >= limits.maxPendingPerAddress)
       return refuse(socket, 429, 'Too many unauthenticated connections from this address');
+    else if (this.#pending >= limits.maxPending)
+      return refuse(socket, 503, 'Too many unauthenticated connections');
     this.#wss.handleUpgrade(req, socket, head, (ws) => {
       const connection = new Connection(ws, this.options, {
         setSubscribed: (c, subscribed) =>
