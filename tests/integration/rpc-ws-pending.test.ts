@@ -1,3 +1,4 @@
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startBerth, type Berth } from './helpers/berth';
@@ -34,6 +35,26 @@ function open(
 }
 
 const bearer = { authorization: `Bearer ${OPS}` };
+
+/**
+ * A hand-made upgrade from a client that then reads nothing and never answers the server's
+ * close frame; resolves with the socket and the status line the server answered.
+ */
+function rawUpgrade(berth: Berth, from: string): Promise<{ socket: Socket; status: string }> {
+  return new Promise((done, fail) => {
+    const socket = connect({ host: '127.0.0.1', port: berth.port, localAddress: from }, () =>
+      socket.write(
+        'GET /rpc/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n'
+      )
+    );
+    socket.once('data', (d: Buffer) => {
+      socket.pause();
+      done({ socket, status: d.toString('latin1').split('\r\n')[0]! });
+    });
+    socket.once('error', fail);
+  });
+}
 
 describe('/rpc/ws: unauthenticated sockets have a pool of their own', () => {
   let berth: Berth;
@@ -80,6 +101,7 @@ describe('/rpc/ws: unauthenticated sockets have a pool of their own', () => {
     const fourthClosed = closed(fourth);
     fourth.close();
     await fourthClosed;
+    await new Promise((r) => setTimeout(r, 300)); // the server counts it out as its close completes
     const promoted = idle[1]!;
     expect(await rpcCall(promoted, auth(2))).toMatchObject({
       id: 2,
@@ -115,5 +137,20 @@ describe('/rpc/ws: unauthenticated sockets have a pool of their own', () => {
       )
     ).map(keep);
     expect(again).toHaveLength(5);
+    for (const ws of again) ws.terminate();
+    await new Promise((r) => setTimeout(r, 300));
+  });
+
+  it('frees the place of a pending peer that ignores the close handshake', async () => {
+    const raw = await Promise.all([1, 2, 3].map(() => rawUpgrade(berth, '127.0.0.8')));
+    try {
+      expect(raw.map((r) => r.status)).toEqual(Array(3).fill('HTTP/1.1 101 Switching Protocols'));
+      expect(await open(berth, '127.0.0.8')).toBe('HTTP 429');
+      // 1.5 s to authenticate, then 1 s for the closing handshake, not ws's 30 s.
+      await new Promise((r) => setTimeout(r, 3000));
+      keep(await open(berth, '127.0.0.8'));
+    } finally {
+      for (const r of raw) r.socket.destroy();
+    }
   });
 });

@@ -54,6 +54,8 @@ const AUTH_CLOSE = 4001;
 const POLICY_CLOSE = 1008;
 const UNSUPPORTED_CLOSE = 1003;
 const TRY_LATER_CLOSE = 1013;
+/** How long a pending socket closed by the server may take over its closing handshake. */
+const PENDING_CLOSE_GRACE_MS = 1000;
 /** A subscriber this far behind is dropped rather than buffered without end. */
 const MAX_BUFFERED = 8 * 1024 * 1024;
 
@@ -286,6 +288,8 @@ class Connection implements PushChannel {
     this.#closed = true;
     this.#setSubscribed(this, false);
     this.ws.close(code, reason.slice(0, 100));
+    // A peer that never authenticated gets no 30 s closing handshake to keep its place with.
+    if (!this.auth) setTimeout(() => this.ws.terminate(), PENDING_CLOSE_GRACE_MS).unref();
   }
 
   dispose(): void {
