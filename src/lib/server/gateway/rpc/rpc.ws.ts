@@ -206,9 +206,9 @@ export class RpcWebSocket {
 }
 
 interface ConnectionHooks {
-  setSubscribed(c: Connection, subscribed: boolean): void;
+  setSubscribed: (c: Connection, subscribed: boolean) => void;
   /** A pending connection authenticated: moves it to the authenticated pool, if there is room. */
-  promote(): boolean;
+  promote: () => boolean;
   auth: Authenticated | null;
   authTimeoutMs: number;
 }
