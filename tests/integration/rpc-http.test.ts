@@ -210,6 +210,29 @@ describe('POST /rpc', () => {
           .text
       )
     ).toMatchObject({ error: { code: -32602 }, id: 4 });
+    // params that are not structured: an invalid Request (-32600), alone and in a batch
+    for (const params of ['"bar"', '5'])
+      expect(
+        JSON.parse(
+          (await post(berth, `{"jsonrpc":"2.0","method":"agent.status","params":${params},"id":5}`))
+            .text
+        )
+      ).toMatchObject({ error: { code: -32600, message: 'Invalid Request' }, id: 5 });
+    expect(
+      (
+        JSON.parse(
+          (
+            await post(
+              berth,
+              '[{"jsonrpc":"2.0","method":"agent.list","params":"bar","id":1},{"jsonrpc":"2.0","method":"agent.list","params":{},"id":2}]'
+            )
+          ).text
+        ) as Answer[]
+      ).map((a) => [a.id, a.error?.code ?? 'ok'])
+    ).toEqual([
+      [1, -32600],
+      [2, 'ok']
+    ]);
     // a notification: no answer at all
     const note = await post(berth, '{"jsonrpc":"2.0","method":"agent.list","params":{}}');
     expect(note.status).toBe(204);

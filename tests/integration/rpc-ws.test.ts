@@ -80,6 +80,12 @@ describe('/rpc/ws', () => {
         id: 2,
         error: { code: -32602 }
       });
+      // params that are not structured make an invalid Request
+      for (const params of ['main', 5])
+        expect(await rpcCall(ws, request('agent.status', params, 3))).toMatchObject({
+          id: 3,
+          error: { code: -32600, data: { detail: 'params must be an object or an array' } }
+        });
       expect(await rpcCall(ws, '{oops')).toMatchObject({ id: null, error: { code: -32700 } });
     } finally {
       ws.close();
@@ -122,7 +128,9 @@ describe('/rpc/ws', () => {
     const silent = await openRpcWs(berth);
     const started = Date.now();
     expect(await closed(silent, 8000)).toEqual({ code: 4001, reason: 'authentication required' });
-    expect(Date.now() - started).toBeGreaterThan(3000);
+    // gateway.rpc.ws.authTimeoutMs: 2 s by default
+    expect(Date.now() - started).toBeGreaterThan(1500);
+    expect(Date.now() - started).toBeLessThan(4000);
   });
 
   it('pushes subscribed topics for a sendMessage: turn states and message deltas', async () => {
@@ -281,7 +289,7 @@ describe('/rpc/ws', () => {
     }
   });
 
-  it('answers pings with pongs and binary frames with a parse error', async () => {
+  it('answers pings with pongs and closes the socket on a binary frame (1003)', async () => {
     const ws = await openRpcWs(berth, bearer(OPS));
     try {
       const pong = new Promise<string>((done) =>
@@ -289,11 +297,12 @@ describe('/rpc/ws', () => {
       );
       ws.ping('are-you-there');
       expect(await pong).toBe('are-you-there');
-      const answer = new Promise<unknown>((done) =>
-        ws.once('message', (d: Buffer) => done(JSON.parse(d.toString())))
-      );
+      const answers: unknown[] = [];
+      ws.on('message', (d: Buffer) => answers.push(JSON.parse(d.toString())));
+      const wsClosed = closed(ws);
       ws.send(Buffer.from(request('agent.list', {}, 1)), { binary: true });
-      expect(await answer).toMatchObject({ error: { code: -32700 } });
+      expect(await wsClosed).toEqual({ code: 1003, reason: 'frames must be text' });
+      expect(answers).toEqual([]);
     } finally {
       ws.close();
     }

@@ -126,7 +126,14 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
   const agents = new AgentService(config, bus, new AgentRepository(database.db), skills, audit);
   const chatSessions = new SessionRepository(database.db);
   const turnRepo = new TurnRepository(database.db);
-  const turns = new TurnService(turnRepo, chatSessions, agents, skills, bus);
+  const turns = new TurnService(
+    turnRepo,
+    chatSessions,
+    agents,
+    skills,
+    bus,
+    () => config.current.gateway.turns
+  );
   const events = new EventService(new EventRepository(database.db), agents, turns, bus);
   agents.counters = {
     running: (name) => turns.running(name),
@@ -284,7 +291,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
         bus,
         logger,
         maxPayload: bodyLimit,
-        maxConnections: 1000,
+        limits: () => config.current.gateway.rpc.ws,
         onCount: (n) => metrics.sockets.set({ transport: 'rpc-ws' }, n)
       });
       rpcWs = ws;

@@ -14,8 +14,17 @@ describe('configuration', () => {
       path: '/hooks',
       rateLimit: { maxRequests: 100, windowMs: 60000 }
     });
-    expect(config.gateway.rpc).toEqual({ enabled: true, auth: { type: 'bearer', tokens: [] } });
+    expect(config.gateway.rpc).toEqual({
+      enabled: true,
+      auth: { type: 'bearer', tokens: [] },
+      ws: { maxConnections: 1000, maxPending: 100, maxPendingPerAddress: 10, authTimeoutMs: 2000 }
+    });
     expect(config.gateway.rest).toEqual({ apiKeys: [], waitMs: 60_000, skillWaitMs: 30_000 });
+    expect(config.gateway.turns).toEqual({
+      maxRunning: 8,
+      maxRunningPerAgent: 2,
+      maxQueuedPerAgent: 1000
+    });
     expect(config.agents.map((a) => a.name)).toEqual(['main']);
     expect(config.database).toEqual({ synchronous: 'normal' });
   });

@@ -90,6 +90,15 @@ export const configSchema = z.strictObject({
               type: z.enum(['bearer', 'none']).default('bearer'),
               tokens: z.array(rpcToken).default([])
             })
+            .prefault({}),
+          ws: z
+            .strictObject({
+              // Authenticated connections; those still to send `auth` have their own cap.
+              maxConnections: z.number().int().min(1).default(1000),
+              maxPending: z.number().int().min(1).default(100),
+              maxPendingPerAddress: z.number().int().min(1).default(10),
+              authTimeoutMs: z.number().int().min(100).max(60_000).default(2000)
+            })
             .prefault({})
         })
         .prefault({}),
@@ -107,6 +116,14 @@ export const configSchema = z.strictObject({
         .strictObject({
           maxFailures: z.number().int().min(1).default(20),
           windowMs: z.number().int().min(1000).max(86_400_000).default(60_000)
+        })
+        .prefault({}),
+      // Turns from every interface: how many run at once, and how many may wait per agent.
+      turns: z
+        .strictObject({
+          maxRunning: z.number().int().min(1).max(1000).default(8),
+          maxRunningPerAgent: z.number().int().min(1).max(1000).default(2),
+          maxQueuedPerAgent: z.number().int().min(1).default(1000)
         })
         .prefault({})
     })

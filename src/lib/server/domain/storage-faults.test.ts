@@ -41,7 +41,13 @@ describe('storage faults', () => {
     const started = performance.now();
     let thrown: unknown;
     try {
-      d.turns.enqueue({ agentName: 'main', sessionKey: 'k', input: 'hi', source: 'rest' });
+      d.turns.enqueue({
+        agentName: 'main',
+        sessionKey: 'k',
+        input: 'hi',
+        source: 'rest',
+        trust: 'operator'
+      });
     } catch (err) {
       thrown = err;
     }
@@ -117,7 +123,8 @@ describe('storage faults', () => {
       agentName: 'main',
       sessionKey: 'k',
       input: 'hello',
-      source: 'rest'
+      source: 'rest',
+      trust: 'operator'
     });
     // Taken before the runner's claim (queued in a microtask) can run.
     const release = lock(d);
@@ -139,7 +146,8 @@ describe('storage faults', () => {
       agentName: 'main',
       sessionKey: 'k',
       input: 'hello',
-      source: 'rest'
+      source: 'rest',
+      trust: 'operator'
     });
     await later(300);
     expect(d.turns.get(turnId).state).toBe('running');
@@ -163,7 +171,8 @@ describe('storage faults', () => {
       agentName: 'main',
       sessionKey: 'k',
       input: '/skill echo {"a":1}',
-      source: 'rest'
+      source: 'rest',
+      trust: 'operator'
     });
     await later(300);
     release!();

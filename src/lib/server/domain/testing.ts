@@ -39,7 +39,14 @@ export function testDomain(
   const agents = new AgentService(config, bus, new AgentRepository(database.db), skills, audit);
   const sessionRepo = new SessionRepository(database.db);
   const turnRepo = new TurnRepository(database.db);
-  const turns = new TurnService(turnRepo, sessionRepo, agents, skills, bus);
+  const turns = new TurnService(
+    turnRepo,
+    sessionRepo,
+    agents,
+    skills,
+    bus,
+    () => config.current.gateway.turns
+  );
   const events = new EventService(new EventRepository(database.db), agents, turns, bus);
   agents.counters = {
     running: (name) => turns.running(name),

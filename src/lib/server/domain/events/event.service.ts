@@ -126,7 +126,9 @@ export class EventService {
     }
     for (const e of queued)
       this.bus.emit('event.changed', toRecord({ ...e, state: 'processing', turnId }));
-    if (queued.length === EVENTS_PER_HEARTBEAT) queueMicrotask(() => this.beat(agentName));
+    // More are waiting: the next hundred in the next event-loop turn, so a deep backlog of
+    // wake events never holds the loop in one go.
+    if (queued.length === EVENTS_PER_HEARTBEAT) setImmediate(() => this.beat(agentName));
     return turnId;
   }
 

@@ -1,3 +1,5 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionRepository } from '../../db/repositories/session.repository';
 import { testDomain } from '../testing';
@@ -243,5 +245,119 @@ describe('TurnService (real SQLite)', () => {
     expect(page2.turns.map((t) => t.turnId)).toEqual(ids.slice(0, 2).reverse());
     expect(page2.nextCursor).toBeNull();
     expect(() => domain!.turns.list({}, 3, 'garbage!')).toThrow(/cursor/);
+  });
+
+  it('runs at most gateway.turns.maxRunning turns over all agents, agents taking turns', async () => {
+    domain = testDomain({
+      agents: ['a', 'b', 'c'].map((name) => ({ name })),
+      gateway: { turns: { maxRunning: 3, maxRunningPerAgent: 2 } }
+    });
+    let running = 0;
+    let peak = 0;
+    const started: string[] = [];
+    domain.bus.on('turn.changed', (t) => {
+      if (t.state === 'running') {
+        peak = Math.max(peak, ++running);
+        started.push(t.agentName);
+      }
+      if (t.state === 'completed' || t.state === 'failed') running--;
+    });
+    const ids = ['a', 'b', 'c'].flatMap((agentName) =>
+      Array.from(
+        { length: 4 },
+        (_, i) =>
+          domain!.turns.enqueue({
+            agentName,
+            sessionKey: `s${i}`,
+            input: 'hi',
+            source: 'rpc',
+            trust: 'operator'
+          }).turnId
+      )
+    );
+    const results = await Promise.all(ids.map((id) => domain!.turns.waitFor(id, 5000)));
+    expect(results.every((r) => r.state === 'completed')).toBe(true);
+    expect(peak).toBe(3);
+    // Queued a's first, yet b and c start before a's queue is through.
+    expect(started.slice(0, 3).sort()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('refuses turns past maxQueuedPerAgent with a Retry-After hint; heartbeats still queue', async () => {
+    domain = testDomain({
+      agents: [{ name: 'main' }, { name: 'other' }],
+      gateway: { turns: { maxQueuedPerAgent: 3 } }
+    });
+    const send = (agentName = 'main', source = 'webhook') =>
+      domain!.turns.enqueue({ agentName, sessionKey: 'k', input: 'hi', source, trust: 'operator' });
+    const accepted = [send(), send(), send()];
+    let refusal: unknown;
+    try {
+      send();
+    } catch (err) {
+      refusal = err;
+    }
+    expect(refusal).toMatchObject({
+      name: 'DomainError',
+      code: 'RATE_LIMITED',
+      message: 'Agent main has 3 turns queued (the limit is 3); retry later'
+    });
+    expect((refusal as { extra: { retryAfterSeconds: number } }).extra.retryAfterSeconds).toSatisfy(
+      (s: number) => s >= 1 && s <= 60
+    );
+    expect(send('other').turnId).toBeTruthy(); // another agent's queue is its own
+    const heartbeat = send('main', 'heartbeat');
+    expect(
+      domain.database.sqlite
+        .prepare("select count(*) n from turns where agent_name = 'main' and state = 'queued'")
+        .get()
+    ).toEqual({ n: 4 });
+    // Once the queue drains there is room again.
+    for (const t of [...accepted, heartbeat]) await domain.turns.waitFor(t.turnId, 5000);
+    expect((await domain.turns.waitFor(send().turnId, 5000)).state).toBe('completed');
+  });
+
+  it('lets the event loop run while a deep queue drains', async () => {
+    domain = testDomain();
+    const ids = Array.from(
+      { length: 100 },
+      (_, i) =>
+        domain!.turns.enqueue({
+          agentName: 'main',
+          sessionKey: `d${i}`,
+          input: 'hi',
+          source: 'rpc',
+          trust: 'operator'
+        }).turnId
+    );
+    let completed = 0;
+    domain.bus.on('turn.changed', (t) => {
+      if (t.state === 'completed') completed++;
+    });
+    // A timer due at once fires between slices of turns, long before the last one ends.
+    const seenByTimer = await new Promise<number>((r) => setTimeout(() => r(completed), 0));
+    expect(seenByTimer).toBeLessThan(ids.length / 2);
+    await domain.turns.waitFor(ids.at(-1)!, 20_000);
+    expect(
+      domain.database.sqlite.prepare("select count(*) n from turns where state = 'completed'").get()
+    ).toEqual({ n: ids.length });
+  });
+
+  it('keeps turns queued while another connection locks the database, then runs them', async () => {
+    domain = testDomain();
+    domain.database.sqlite.pragma('busy_timeout = 20');
+    const { turnId } = domain.turns.enqueue({
+      agentName: 'main',
+      sessionKey: 'l',
+      input: 'hi',
+      source: 'rpc',
+      trust: 'operator'
+    });
+    const other = new Database(join(domain.dir, 'berth.db'));
+    other.exec('BEGIN EXCLUSIVE');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(domain.turns.get(turnId).state).toBe('queued');
+    other.exec('COMMIT');
+    other.close();
+    expect((await domain.turns.waitFor(turnId, 5000)).state).toBe('completed');
   });
 });

@@ -5,7 +5,7 @@ import type { InputTrust, TurnState } from '../../db/schema';
 import type { AgentService } from '../agents/agent.service';
 import type { DomainBus } from '../bus';
 import { decodeCursor, paginate } from '../cursor';
-import { notFound } from '../errors';
+import { DomainError, notFound } from '../errors';
 import type { ProviderRequest } from '../providers/provider';
 import type { SkillService } from '../skills/skill.service';
 import { storageFault } from '../../db/storage-fault';
@@ -25,18 +25,55 @@ export interface EnqueueTurn {
   delivery?: 'announce' | 'none';
 }
 
+/** How much work runs and waits at once (`gateway.turns`, read at each use so reloads apply). */
+export interface TurnLimits {
+  /** Turns running at once over all agents. */
+  maxRunning: number;
+  /** Turns of one agent running at once. */
+  maxRunningPerAgent: number;
+  /** Queued turns an agent may hold; past it new ones are refused (RATE_LIMITED). */
+  maxQueuedPerAgent: number;
+}
+
 const MAX_ATTEMPTS = 3;
 const HISTORY_LIMIT = 40;
+/** Bounds of the Retry-After hint given with a full queue. */
+const MIN_RETRY_S = 1;
+const MAX_RETRY_S = 60;
+/** How long turns that never wait on I/O may follow one another before the loop is let go. */
+const SLICE_MS = 5;
+/** How often a full queue's count is checked against the database. */
+const RECOUNT_MS = 1000;
 
 /**
- * Turns as a durable queue in SQLite: enqueue commits before it returns; a runner per agent
- * claims queued turns (bounded concurrency), runs the provider, and commits the reply.
+ * Turns as a durable queue in SQLite: enqueue commits before it returns; a scheduler claims
+ * queued turns within the running limits (overall and per agent, agents taking turns), runs
+ * the provider, and commits the reply.
+ *
+ * A turn of the builtin provider never waits on I/O: started from a finished one, the next
+ * would run in the same macrotask, and a deep queue would hold the event loop until it was
+ * empty (probes took seconds under a webhook flood). So turns follow one another for at most
+ * SLICE_MS, then the next start waits for a setImmediate: requests and probes come between.
  */
 export class TurnService {
   readonly #running = new Map<string, number>();
   readonly #aborts = new Map<string, AbortController>();
   /** Agents whose claim storage refused (locked database, full disk) are kicked again later. */
   readonly #claimRetry = new RetryLater((agentName) => this.kick(agentName));
+  /** Agents that may have queued turns, in the order they get the next free slot. */
+  readonly #ready = new Set<string>();
+  /** Moving average of a turn's run time per agent, for the Retry-After hint. */
+  readonly #turnMs = new Map<string, number>();
+  /**
+   * Queued turns per agent, counted once from the database and then followed here: a count
+   * query per request cost a quarter of the CPU under a flood. A batch whose commit failed
+   * leaves it too high, so a full queue is recounted (at most once per RECOUNT_MS).
+   */
+  readonly #queued = new Map<string, { count: number; countedAt: number }>();
+  #runningTotal = 0;
+  #pumpScheduled = false;
+  /** Until when a finished turn may start the next one at once (see SLICE_MS). */
+  #sliceEndsAt = 0;
   #stopped = false;
 
   constructor(
@@ -45,7 +82,7 @@ export class TurnService {
     private readonly agents: AgentService,
     private readonly skills: SkillService,
     private readonly bus: DomainBus,
-    private readonly concurrencyPerAgent = 2
+    private readonly limits: () => TurnLimits
   ) {
     // An enabled (or new) agent runs what waits for it; a deleted one leaves nothing stuck.
     bus.on('agent.changed', ({ name, change }) => {
@@ -54,9 +91,13 @@ export class TurnService {
     });
   }
 
-  /** Queues a turn with its user message; returns once both are committed. */
+  /**
+   * Queues a turn with its user message; returns once both are committed. A full queue
+   * refuses it (RATE_LIMITED), except heartbeats: their events are already stored and wait.
+   */
   enqueue(input: EnqueueTurn): { turnId: string; sessionId: string; messageId: string } {
     this.agents.requireEnabled(input.agentName);
+    if (input.source !== 'heartbeat') this.#admit(input.agentName);
     const now = Date.now();
     const turnId = crypto.randomUUID();
     const messageId = crypto.randomUUID();
@@ -97,8 +138,9 @@ export class TurnService {
       role: 'user',
       content: input.input
     });
+    this.#addQueued(input.agentName, 1);
     this.bus.emit('turn.changed', toRecord(turn));
-    queueMicrotask(() => this.kick(input.agentName));
+    this.kick(input.agentName);
     return { turnId, sessionId, messageId };
   }
 
@@ -146,6 +188,7 @@ export class TurnService {
    */
   recover(): { requeued: number; failed: number; cancelled: number } {
     const result = this.turns.recover(MAX_ATTEMPTS, Date.now());
+    this.#queued.clear();
     let cancelled = 0;
     for (const agent of this.turns.agentsWithQueued())
       if (this.agents.find(agent)) this.kick(agent);
@@ -153,24 +196,94 @@ export class TurnService {
     return { ...result, cancelled };
   }
 
+  /** The agent may have queued turns: they start as slots free up. */
   kick(agentName: string): void {
     if (this.#stopped) return;
-    const agent = this.agents.find(agentName);
-    if (!agent || agent.disabled) return;
-    while (this.running(agentName) < this.concurrencyPerAgent) {
-      const row = this.#claim(agentName);
-      if (!row) return;
-      this.#running.set(agentName, this.running(agentName) + 1);
-      this.agents.touch(agentName);
-      this.bus.emit('turn.changed', toRecord(row));
-      void this.#run(row).finally(() => {
-        this.#running.set(agentName, this.running(agentName) - 1);
-        // After stop() the database may already be closed (shutdown): nothing more to report.
-        if (this.#stopped) return;
-        this.agents.touch(agentName);
-        this.kick(agentName);
-      });
+    this.#ready.add(agentName);
+    this.#schedulePump();
+  }
+
+  #schedulePump(): void {
+    if (this.#pumpScheduled) return;
+    this.#pumpScheduled = true;
+    setImmediate(() => {
+      this.#pumpScheduled = false;
+      this.#sliceEndsAt = performance.now() + SLICE_MS;
+      this.#pump();
+    });
+  }
+
+  /** Claims and starts queued turns while slots are free, one agent after another. */
+  #pump(): void {
+    if (this.#stopped) return;
+    const { maxRunning, maxRunningPerAgent } = this.limits();
+    while (this.#runningTotal < maxRunning) {
+      const next = this.#ready.values().next();
+      if (next.done) return;
+      const agentName = next.value;
+      this.#ready.delete(agentName);
+      // An agent at its own limit is kicked again when one of its turns ends.
+      const agent = this.agents.find(agentName);
+      if (!agent || agent.disabled || this.running(agentName) >= maxRunningPerAgent) continue;
+      // After storage refused a claim, the agent is kicked again when its backoff ends.
+      if (this.#claimRetry.pending(agentName)) continue;
+      let row: TurnRow | undefined;
+      try {
+        row = this.turns.claimNext(agentName, Date.now());
+        this.#claimRetry.succeeded();
+      } catch {
+        // The database refused the write (locked, disk full): the turns wait in the queue.
+        this.#claimRetry.schedule(agentName);
+        continue;
+      }
+      if (!row) {
+        this.#queued.set(agentName, { count: 0, countedAt: Date.now() });
+        continue;
+      }
+      this.#addQueued(agentName, -1);
+      this.#ready.add(agentName); // to the back: other agents take the next slot
+      this.#start(row);
     }
+  }
+
+  #start(row: TurnRow): void {
+    const { agentName } = row;
+    const started = performance.now();
+    this.#runningTotal++;
+    this.#running.set(agentName, this.running(agentName) + 1);
+    this.agents.touch(agentName);
+    this.bus.emit('turn.changed', toRecord(row));
+    void this.#run(row).finally(() => {
+      this.#runningTotal--;
+      this.#running.set(agentName, this.running(agentName) - 1);
+      const ms = performance.now() - started;
+      const average = this.#turnMs.get(agentName);
+      this.#turnMs.set(agentName, average === undefined ? ms : average * 0.9 + ms * 0.1);
+      // After stop() the database may already be closed (shutdown): nothing more to report.
+      if (this.#stopped) return;
+      this.agents.touch(agentName);
+      // Never inside another caller's work: this runs as a microtask of the turn's end.
+      if (performance.now() < this.#sliceEndsAt) {
+        this.#ready.add(agentName);
+        this.#pump();
+      } else this.kick(agentName);
+    });
+  }
+
+  /** Refuses a turn past the agent's queue limit, with a hint of when a place frees up. */
+  #admit(agentName: string): void {
+    const { maxQueuedPerAgent, maxRunningPerAgent } = this.limits();
+    const queued = this.#queuedCount(agentName, maxQueuedPerAgent);
+    if (queued < maxQueuedPerAgent) return;
+    // About when the runner has taken the surplus of the queue, one turn per free slot.
+    const waitMs =
+      ((queued - maxQueuedPerAgent + 1) * (this.#turnMs.get(agentName) ?? 1000)) /
+      Math.max(1, maxRunningPerAgent);
+    throw new DomainError(
+      'RATE_LIMITED',
+      `Agent ${agentName} has ${queued} turns queued (the limit is ${maxQueuedPerAgent}); retry later`,
+      { retryAfterSeconds: Math.min(MAX_RETRY_S, Math.max(MIN_RETRY_S, Math.ceil(waitMs / 1000))) }
+    );
   }
 
   /** Stops claiming turns and cancels those in flight; they stay `running` for recovery. */
@@ -178,23 +291,6 @@ export class TurnService {
     this.#stopped = true;
     for (const abort of this.#aborts.values()) abort.abort();
     this.#claimRetry.clear();
-  }
-
-  /**
-   * The next queued turn, now marked running. When storage refuses the claim the turn stays
-   * queued and the agent's queue is kicked again after a backoff delay (and not before).
-   */
-  #claim(agentName: string): TurnRow | undefined {
-    if (this.#claimRetry.pending(agentName)) return undefined;
-    try {
-      const row = this.turns.claimNext(agentName, Date.now());
-      this.#claimRetry.succeeded();
-      return row;
-    } catch (err) {
-      if (!storageFault(err)) throw err;
-      this.#claimRetry.schedule(agentName);
-      return undefined;
-    }
   }
 
   /** A write that ends a turn, tried until storage takes it; the turn stays running meanwhile. */
@@ -267,6 +363,7 @@ export class TurnService {
           this.turns.finish(row.id, { state: 'queued', startedAt: null })
         );
         if (queued) this.bus.emit('turn.changed', toRecord(queued));
+        if (queued) this.#addQueued(row.agentName, 1);
         this.#claimRetry.schedule(row.agentName);
         return;
       }
@@ -280,8 +377,23 @@ export class TurnService {
     }
   }
 
+  #queuedCount(agentName: string, limit: number): number {
+    const now = Date.now();
+    const known = this.#queued.get(agentName);
+    if (known && (known.count < limit || now - known.countedAt < RECOUNT_MS)) return known.count;
+    const count = this.turns.countByState(agentName, ['queued']);
+    this.#queued.set(agentName, { count, countedAt: now });
+    return count;
+  }
+
+  #addQueued(agentName: string, delta: number): void {
+    const known = this.#queued.get(agentName);
+    if (known) known.count = Math.max(0, known.count + delta);
+  }
+
   #cancelQueued(agentName: string, reason: string): number {
     const cancelled = this.turns.cancelQueued(agentName, reason, Date.now());
+    this.#queued.delete(agentName);
     for (const row of cancelled) this.bus.emit('turn.changed', toRecord(row));
     return cancelled.length;
   }

@@ -63,6 +63,43 @@ describe('JSON-RPC 2.0 framing', () => {
     ).toMatchObject({ error: { code: -32602 }, id: 8 });
   });
 
+  it('answers params that are not structured with -32600, in batches too; arrays with -32602', async () => {
+    for (const params of ['"bar"', '5', 'true', 'null'])
+      expect(
+        await handleMessage(
+          `{"jsonrpc":"2.0","method":"subtract","params":${params},"id":9}`,
+          dispatch
+        ),
+        params
+      ).toEqual({
+        jsonrpc: '2.0',
+        error: {
+          code: -32600,
+          message: 'Invalid Request',
+          data: { detail: 'params must be an object or an array' }
+        },
+        id: 9
+      });
+    expect(
+      await handleMessage('{"jsonrpc":"2.0","method":"update","params":"bar"}', dispatch)
+    ).toMatchObject({ error: { code: -32600 }, id: null });
+    const batch = (await handleMessage(
+      JSON.stringify([
+        { jsonrpc: '2.0', method: 'subtract', params: 'bar', id: 1 },
+        { jsonrpc: '2.0', method: 'subtract', params: 5, id: 2 },
+        { jsonrpc: '2.0', method: 'subtract', params: [5, 2], id: 3 },
+        { jsonrpc: '2.0', method: 'subtract', params: { minuend: 5, subtrahend: 2 }, id: 4 }
+      ]),
+      dispatch
+    )) as { id: unknown; error?: { code: number }; result?: unknown }[];
+    expect(batch.map((a) => [a.id, a.error?.code ?? a.result])).toEqual([
+      [1, -32600],
+      [2, -32600],
+      [3, -32602],
+      [4, 3]
+    ]);
+  });
+
   it('refuses ids that are not strings, safe integers or null', async () => {
     for (const id of ['1.5', '{"a":1}', '[1]', 'true', String(2 ** 53)])
       expect(

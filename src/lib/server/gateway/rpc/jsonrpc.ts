@@ -98,11 +98,18 @@ export function validateRequest(value: unknown): RpcCall | RpcResponse {
       new RpcError(RPC_ERRORS.INVALID_REQUEST, 'method must be a non-empty string')
     );
   const params = req.params;
-  if (
-    params !== undefined &&
-    (params === null || typeof params !== 'object' || Array.isArray(params))
-  )
-    return errorResponse(id, new RpcError(RPC_ERRORS.INVALID_PARAMS, 'params must be an object'));
+  // JSON-RPC 2.0 §4.2: params, when present, are a structured value; anything else makes an
+  // invalid Request. An array is a valid Request, but Berth's methods take params by name.
+  if (params !== undefined && (params === null || typeof params !== 'object'))
+    return errorResponse(
+      id,
+      new RpcError(RPC_ERRORS.INVALID_REQUEST, 'params must be an object or an array')
+    );
+  if (Array.isArray(params))
+    return errorResponse(
+      id,
+      new RpcError(RPC_ERRORS.INVALID_PARAMS, 'params must be an object (by name)')
+    );
   return {
     method: req.method,
     params: (params as Record<string, unknown>) ?? {},

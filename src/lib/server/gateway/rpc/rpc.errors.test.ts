@@ -16,7 +16,7 @@ describe('rpc error mapping', () => {
     expect(toRpcError(new DomainError('ENGINE_UNAVAILABLE', 'down')).rpc.code).toBe(-32003);
     expect(
       toRpcError(new DomainError('RATE_LIMITED', 'slow', { retryAfterSeconds: 3 })).toObject()
-    ).toMatchObject({ code: -32002, data: { retryAfterSeconds: 3 } });
+    ).toMatchObject({ code: -32002, data: { retryAfterSeconds: 3, retryAfterMs: 3000 } });
     expect(toRpcError(new Error('/etc/secret path')).toObject()).toEqual({
       code: -32603,
       message: 'Internal error'

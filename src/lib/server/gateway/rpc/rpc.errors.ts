@@ -28,7 +28,10 @@ export function toRpcError(err: unknown): RpcError {
         RPC_ERRORS.TOO_MANY,
         err.message,
         err.extra.retryAfterSeconds !== undefined
-          ? { retryAfterSeconds: err.extra.retryAfterSeconds }
+          ? {
+              retryAfterSeconds: err.extra.retryAfterSeconds,
+              retryAfterMs: err.extra.retryAfterSeconds * 1000
+            }
           : {}
       );
     case 'ENGINE_UNAVAILABLE':

@@ -21,6 +21,17 @@ import { MAX_TOPICS, topicMatches, watchBus, type Push } from './rpc.topics';
 
 type Authenticated = Extract<UpgradeAuth, { kind: 'caller' }>;
 
+/** `gateway.rpc.ws`, read at each upgrade so a reload applies to new connections. */
+export interface RpcWsLimits {
+  /** Authenticated connections. */
+  maxConnections: number;
+  /** Connections still to send `auth`, in all and from one client address. */
+  maxPending: number;
+  maxPendingPerAddress: number;
+  /** Time a connection without credentials has to send `auth`. */
+  authTimeoutMs: number;
+}
+
 export interface RpcWsOptions {
   /** At the upgrade: a caller, `pending` (first frame must be `auth`), or a refusal. */
   authenticate(req: IncomingMessage): UpgradeAuth;
@@ -33,17 +44,22 @@ export interface RpcWsOptions {
   bus: DomainBus;
   logger: Logger;
   maxPayload: number;
-  maxConnections: number;
+  limits(): RpcWsLimits;
   /** Messages answered at once per connection; beyond it the connection stops reading. */
   maxInFlight?: number;
-  /** Time a connection without credentials has to send `auth`. */
-  authTimeoutMs?: number;
   onCount(open: number): void;
 }
 
-/** Close codes: 4001 authentication (missing, failed, revoked); 1008 policy (slow, flooding). */
+/**
+ * Close codes: 4001 authentication (missing, failed, revoked); 1008 policy (slow, flooding);
+ * 1003 a binary frame; 1013 no room left for one more authenticated connection.
+ */
 const AUTH_CLOSE = 4001;
 const POLICY_CLOSE = 1008;
+const UNSUPPORTED_CLOSE = 1003;
+const TRY_LATER_CLOSE = 1013;
+/** How long a pending socket closed by the server may take over its closing handshake. */
+const PENDING_CLOSE_GRACE_MS = 1000;
 /** A subscriber this far behind is dropped rather than buffered without end. */
 const MAX_BUFFERED = 8 * 1024 * 1024;
 
@@ -52,6 +68,10 @@ const MAX_BUFFERED = 8 * 1024 * 1024;
  * as POST /rpc, plus push notifications for subscribed topics. A connection is closed at
  * once when its token is revoked or rotated, its login session ends, or a reload makes its
  * credential invalid.
+ *
+ * Connections that upgraded without credentials are pending until their `auth` frame: they
+ * have a short window and a pool of their own (in all and per client address), so idle
+ * sockets that never authenticate cannot take the room of authenticated clients.
  */
 export class RpcWebSocket {
   readonly #wss: WebSocketServer;
@@ -59,6 +79,9 @@ export class RpcWebSocket {
   readonly #subscribers = new Set<Connection>();
   readonly #heartbeat: NodeJS.Timeout;
   readonly #unwatch: (() => void)[];
+  #authenticated = 0;
+  #pending = 0;
+  readonly #pendingByAddress = new Map<string, number>();
 
   constructor(private readonly options: RpcWsOptions) {
     this.#wss = new WebSocketServer({
@@ -98,16 +121,34 @@ export class RpcWebSocket {
             'Retry-After': String(retryAfterSeconds(auth.retryAfterMs))
           })
         : refuse(socket, auth.status, auth.status === 404 ? 'Not Found' : 'Unauthorized');
-    if (this.#wss.clients.size >= this.options.maxConnections)
-      return refuse(socket, 503, 'Too many connections');
+    const limits = this.options.limits();
+    const address = req.socket.remoteAddress ?? 'unknown';
+    if (auth.kind === 'caller') {
+      if (this.#authenticated >= limits.maxConnections)
+        return refuse(socket, 503, 'Too many connections');
+    } else if ((this.#pendingByAddress.get(address) ?? 0) >= limits.maxPendingPerAddress)
+      return refuse(socket, 429, 'Too many unauthenticated connections from this address');
+    else if (this.#pending >= limits.maxPending)
+      return refuse(socket, 503, 'Too many unauthenticated connections');
     this.#wss.handleUpgrade(req, socket, head, (ws) => {
-      const connection = new Connection(
-        ws,
-        this.options,
-        (c, subscribed) => (subscribed ? this.#subscribers.add(c) : this.#subscribers.delete(c)),
-        auth.kind === 'caller' ? auth : null,
-        req.socket.remoteAddress
-      );
+      const connection = new Connection(ws, this.options, {
+        setSubscribed: (c, subscribed) =>
+          subscribed ? this.#subscribers.add(c) : this.#subscribers.delete(c),
+        promote: () => {
+          this.#leavePending(address);
+          if (this.#authenticated >= this.options.limits().maxConnections) return false;
+          this.#authenticated++;
+          return true;
+        },
+        auth: auth.kind === 'caller' ? auth : null,
+        authTimeoutMs: limits.authTimeoutMs,
+        address: req.socket.remoteAddress
+      });
+      if (connection.auth) this.#authenticated++;
+      else {
+        this.#pending++;
+        this.#pendingByAddress.set(address, (this.#pendingByAddress.get(address) ?? 0) + 1);
+      }
       this.#connections.add(connection);
       this.options.onCount(this.#wss.clients.size);
       this.#wss.emit('connection', ws, req);
@@ -115,12 +156,21 @@ export class RpcWebSocket {
       // without a listener they would be thrown and take the process down.
       ws.on('error', (err) => this.options.logger.debug({ err }, 'rpc/ws protocol error'));
       ws.on('close', () => {
+        if (connection.auth) this.#authenticated--;
+        else if (!connection.promoted) this.#leavePending(address);
         connection.dispose();
         this.#connections.delete(connection);
         this.#subscribers.delete(connection);
         this.options.onCount(this.#wss.clients.size);
       });
     });
+  }
+
+  #leavePending(address: string): void {
+    this.#pending--;
+    const left = (this.#pendingByAddress.get(address) ?? 1) - 1;
+    if (left > 0) this.#pendingByAddress.set(address, left);
+    else this.#pendingByAddress.delete(address);
   }
 
   /** Closes the sockets opened under these login sessions (logout, disabled user). */
@@ -164,20 +214,38 @@ export class RpcWebSocket {
   }
 }
 
+interface ConnectionHooks {
+  setSubscribed: (c: Connection, subscribed: boolean) => void;
+  /** A pending connection authenticated: moves it to the authenticated pool, if there is room. */
+  promote: () => boolean;
+  auth: Authenticated | null;
+  authTimeoutMs: number;
+  /** The client's address, which failed authentications count against. */
+  address: string | undefined;
+}
+
 class Connection implements PushChannel {
   readonly #topics = new Set<string>();
   #agentName: string | undefined;
   #closed = false;
   #authTimer: NodeJS.Timeout | undefined;
   readonly #gate: InFlight<string>;
+  readonly #setSubscribed: ConnectionHooks['setSubscribed'];
+  readonly #promote: ConnectionHooks['promote'];
+  readonly #address: string | undefined;
+  auth: Authenticated | null;
+  /** Left the pending pool (authenticated, perhaps refused for want of room). */
+  promoted = false;
 
   constructor(
     readonly ws: WebSocket,
     private readonly options: RpcWsOptions,
-    private readonly setSubscribed: (c: Connection, subscribed: boolean) => void,
-    public auth: Authenticated | null,
-    private readonly address: string | undefined
+    hooks: ConnectionHooks
   ) {
+    this.auth = hooks.auth;
+    this.#setSubscribed = hooks.setSubscribed;
+    this.#promote = hooks.promote;
+    this.#address = hooks.address;
     this.#gate = new InFlight<string>({
       max: options.maxInFlight ?? 32,
       // What one socket read can hold beyond the bound; a client ignoring backpressure is cut.
@@ -187,17 +255,14 @@ class Connection implements PushChannel {
       resume: () => ws.resume(),
       overflow: () => this.close(POLICY_CLOSE, 'too many requests queued')
     });
-    if (!auth)
+    if (!this.auth)
       this.#authTimer = setTimeout(
         () => this.close(AUTH_CLOSE, 'authentication required'),
-        options.authTimeoutMs ?? 5000
+        hooks.authTimeoutMs
       );
     ws.on('message', (data: Buffer, isBinary) => {
       if (this.#closed) return;
-      if (isBinary)
-        return this.#send(
-          errorResponse(null, new RpcError(RPC_ERRORS.PARSE, 'frames must be text'))
-        );
+      if (isBinary) return this.close(UNSUPPORTED_CLOSE, 'frames must be text');
       const text = data.toString('utf8');
       if (!this.auth) return this.#authenticate(text);
       this.#gate.push(text);
@@ -210,7 +275,7 @@ class Connection implements PushChannel {
       throw new RpcError(RPC_ERRORS.INVALID_PARAMS, `topics: at most ${MAX_TOPICS} per connection`);
     for (const t of topics) this.#topics.add(t);
     if (agentName !== undefined) this.#agentName = agentName;
-    this.setSubscribed(this, true);
+    this.#setSubscribed(this, true);
     return [...this.#topics];
   }
 
@@ -219,7 +284,7 @@ class Connection implements PushChannel {
     else this.#topics.clear();
     if (!this.#topics.size) {
       this.#agentName = undefined;
-      this.setSubscribed(this, false);
+      this.#setSubscribed(this, false);
     }
     return [...this.#topics];
   }
@@ -234,8 +299,10 @@ class Connection implements PushChannel {
   close(code: number, reason: string): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.setSubscribed(this, false);
+    this.#setSubscribed(this, false);
     this.ws.close(code, reason.slice(0, 100));
+    // A peer that never authenticated gets no 30 s closing handshake to keep its place with.
+    if (!this.auth) setTimeout(() => this.ws.terminate(), PENDING_CLOSE_GRACE_MS).unref();
   }
 
   dispose(): void {
@@ -273,11 +340,21 @@ class Connection implements PushChannel {
     const token = request?.method === 'auth' ? request.params.token : undefined;
     const auth = this.options.authenticateFrame(
       typeof token === 'string' ? token : undefined,
-      this.address
+      this.#address
     );
     if (auth.kind === 'caller') {
-      this.auth = auth;
       clearTimeout(this.#authTimer);
+      this.promoted = true;
+      if (!this.#promote()) {
+        this.#send(
+          errorResponse(
+            request!.notification ? null : request!.id,
+            new RpcError(RPC_ERRORS.UNAVAILABLE, 'too many connections; try again later')
+          )
+        );
+        return this.close(TRY_LATER_CLOSE, 'too many connections');
+      }
+      this.auth = auth;
       if (!request!.notification)
         this.#send({
           jsonrpc: '2.0',

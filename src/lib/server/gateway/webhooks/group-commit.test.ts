@@ -45,4 +45,30 @@ describe('GroupCommit', () => {
     await expect(done).resolves.toBe(true);
     expect(db.inTransaction).toBe(false);
   });
+
+  it('cuts a slow batch at its time budget and commits the rest in the next turn, in order', async () => {
+    const db = new Database(':memory:');
+    db.exec('create table t (x integer primary key)');
+    const commits: number[][] = [];
+    let current: number[] = [];
+    const atomically = <T>(work: () => T): T => {
+      current = [];
+      const result = db.transaction(work).immediate();
+      commits.push(current);
+      return result;
+    };
+    const group = new GroupCommit(atomically, 256, 5);
+    const slow = (x: number) => () => {
+      const until = performance.now() + 2;
+      while (performance.now() < until); // a heavy item, about 2 ms
+      current.push(x);
+      return db.prepare('insert into t values (?)').run(x).changes;
+    };
+    const xs = Array.from({ length: 10 }, (_, i) => i);
+    expect(await Promise.all(xs.map((x) => group.run(slow(x))))).toEqual(xs.map(() => 1));
+    // 5 ms lets at most 3 items of 2 ms in (the budget is checked before each one).
+    expect(commits.length).toBeGreaterThanOrEqual(4);
+    expect(commits.every((c) => c.length >= 1 && c.length <= 3)).toBe(true);
+    expect(commits.flat()).toEqual(xs);
+  });
 });

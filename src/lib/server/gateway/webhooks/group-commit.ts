@@ -20,42 +20,61 @@ export class GroupCommit {
   #queue: Pending[] = [];
   #scheduled = false;
 
+  /**
+   * @param maxBatch items per transaction
+   * @param budgetMs time one transaction may spend on its items: the event loop is held while
+   *   it runs, so a batch of heavy items (a turn with its session and message) is cut short
+   *   and its remainder committed in the next turn, keeping probes and reads answering.
+   */
   constructor(
     private readonly atomically: Atomically,
-    private readonly maxBatch = 256
+    private readonly maxBatch = 256,
+    private readonly budgetMs = 8
   ) {}
 
   run<T>(work: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#queue.push({ work, resolve: resolve, reject });
-      if (!this.#scheduled) {
-        this.#scheduled = true;
-        setImmediate(() => this.#flush());
-      }
+      this.#schedule();
+    });
+  }
+
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      this.#flush();
     });
   }
 
   #flush(): void {
     const batch = this.#queue.splice(0, this.maxBatch);
-    this.#scheduled = this.#queue.length > 0;
-    if (this.#scheduled) setImmediate(() => this.#flush());
     let outcomes: Outcome[];
     try {
-      outcomes = this.atomically(() =>
-        batch.map((item): Outcome => {
+      outcomes = this.atomically(() => {
+        const started = performance.now();
+        const done: Outcome[] = [];
+        for (const item of batch) {
+          if (done.length && performance.now() - started > this.budgetMs) break;
           try {
-            return { ok: true, value: item.work() };
+            done.push({ ok: true, value: item.work() });
           } catch (error) {
-            return { ok: false, error };
+            done.push({ ok: false, error });
           }
-        })
-      );
+        }
+        return done;
+      });
     } catch (error) {
       for (const item of batch) item.reject(error);
+      if (this.#queue.length) this.#schedule();
       return;
     }
-    batch.forEach((item, i) => {
-      const outcome = outcomes[i]!;
+    // What the budget left over goes first in the next transaction.
+    this.#queue.unshift(...batch.slice(outcomes.length));
+    if (this.#queue.length) this.#schedule();
+    outcomes.forEach((outcome, i) => {
+      const item = batch[i]!;
       if (outcome.ok) item.resolve(outcome.value);
       else item.reject(outcome.error);
     });
