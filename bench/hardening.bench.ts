@@ -7,7 +7,9 @@
  *     `BEGIN EXCLUSIVE` on Berth's database for 10 s, with `POST /hooks/wake` writes attempted
  *     meanwhile (their statuses and latencies).
  * `/healthz` is sampled one request at a time over a keep-alive connection every 20 ms.
- * Run: `node bench/hardening.bench.ts` (after `npm run build`; needs wrk).
+ * Run: `node bench/hardening.bench.ts` (after `npm run build`; needs wrk). With
+ * `--max-queued N` the agent's turn queue holds up to N (`gateway.turns.maxQueuedPerAgent`,
+ * default 1000): `--max-queued 100000` accepts the whole flood, the probes' worst case.
  */
 import Database from 'better-sqlite3';
 import { execFile } from 'node:child_process';
@@ -20,13 +22,17 @@ const TOKEN = 'bench-webhook-token-0123456789';
 const FLOOD = 20_000;
 const CONCURRENCY = 128;
 const LOCK_MS = 10_000;
+const queueArg = process.argv.indexOf('--max-queued');
+const MAX_QUEUED = queueArg > 0 ? Number(process.argv[queueArg + 1]) : undefined;
+if (MAX_QUEUED !== undefined && !(MAX_QUEUED >= 1)) throw new Error('--max-queued N, N ≥ 1');
 
 const {
   url,
   dataDir,
   proc: berth
 } = await spawnBerth(
-  `webhooks:\n  enabled: true\n  token: "${TOKEN}"\n  rateLimit: { maxRequests: 100000000, windowMs: 60000 }\n`
+  `webhooks:\n  enabled: true\n  token: "${TOKEN}"\n  rateLimit: { maxRequests: 100000000, windowMs: 60000 }\n` +
+    (MAX_QUEUED ? `gateway:\n  turns: { maxQueuedPerAgent: ${MAX_QUEUED} }\n` : '')
 );
 const pid = berth.pid!;
 
@@ -191,7 +197,9 @@ await new Promise((r) => berth.once('exit', r));
 rmSync(dataDir, { recursive: true, force: true });
 
 console.log(`\nhardening bench (loopback, /healthz sampled every 20 ms on one keep-alive socket)`);
-console.log(`(a) ${FLOOD} POST /hooks/agent, wrk -t1 -c${CONCURRENCY}, default turn limits`);
+console.log(
+  `(a) ${FLOOD} POST /hooks/agent, wrk -t1 -c${CONCURRENCY}, ${MAX_QUEUED ? `maxQueuedPerAgent ${MAX_QUEUED}` : 'default turn limits'}`
+);
 console.log(`  /healthz idle          ${summary(idleLatencies)}`);
 console.log(`  /healthz during flood  ${summary(floodLatencies)}`);
 console.log(
