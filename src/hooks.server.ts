@@ -15,7 +15,7 @@ import { accessFor } from '$lib/server/console/route-access';
 import { fromOwnPages, plainApiPath } from '$lib/server/console/origin-guard';
 import { clearSessionCookie, setSessionCookie } from '$lib/server/console/session-cookie';
 import { SESSION_COOKIE } from '$lib/server/gateway/auth/cookie';
-import { toDomainError } from '$lib/server/domain/errors';
+import { toDomainError } from '$lib/server/errors';
 
 export const init: ServerInit = async () => {
   if (!building) await startApp();

@@ -1,4 +1,4 @@
-import { invalid } from './errors';
+import { invalid } from '../errors';
 
 /** Opaque page cursors: base64url of `at:id`. A malformed one is the caller's error. */
 export function encodeCursor(at: number, id: string): string {

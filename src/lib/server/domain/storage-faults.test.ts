@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DatabaseHealth } from '../db/db-health';
 import { watchLocks } from '../db/lock-watch';
 import { BUSY_TIMEOUT_MS, storageFault } from '../db/storage-fault';
-import { toDomainError } from './errors';
+import { toDomainError } from '../errors';
 import { unlessUnavailable, whenStored } from './storage-retry';
 import { testDomain } from './testing';
 

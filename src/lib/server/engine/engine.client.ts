@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import type { Check } from '$lib/contracts/health';
-import { DomainError } from '../domain/errors';
+import { DomainError } from '../errors';
 
 /** The API range Berth speaks (spec doc 2); the engine's own version is pinned within it. */
 export const MIN_API = '1.39';

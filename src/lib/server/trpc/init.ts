@@ -3,7 +3,7 @@ import type { Role } from '$lib/contracts/roles';
 import { roleAtLeast } from '$lib/contracts/roles';
 import type { SessionUser } from '$lib/contracts/users';
 import type { Actor } from '../domain/audit/audit.service';
-import { isDomainError, toDomainError } from '../domain/errors';
+import { isDomainError, toDomainError } from '../errors';
 import type { BerthApp } from '../app';
 
 export interface TrpcContext {

@@ -1,6 +1,6 @@
 import { error, fail, redirect } from '@sveltejs/kit';
 import { setupInput } from '$lib/contracts/users';
-import { isDomainError } from '$lib/server/domain/errors';
+import { isDomainError } from '$lib/server/errors';
 import { field } from '$lib/server/console/form';
 import { setSessionCookie } from '$lib/server/console/session-cookie';
 import { isLoopbackAddress } from '$lib/server/http/host-guard';

@@ -6,7 +6,7 @@ import type { BerthConfig } from '../../config/config.schema';
 import type { AccessRepository } from '../../db/repositories/access.repository';
 import type { Actor, AuditService } from '../audit/audit.service';
 import type { DomainBus } from '../bus';
-import { conflict, notFound } from '../errors';
+import { conflict, notFound } from '../../errors';
 
 /**
  * A credential as the service holds it: the hash that finds it (hex, and decoded once for the

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { AgentRecord } from '$lib/contracts/agents';
 import type { BerthConfig } from '../../config/config.schema';
 import type { AgentRow } from '../../db/repositories/agent.repository';
-import { invalid } from '../errors';
+import { invalid } from '../../errors';
 
 export type Agent = AgentRecord;
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentChanged, CreateAgentInput } from '$lib/contracts/agents';
 import { parseConfig } from '../../config/config.loader';
 import type { Actor } from '../audit/audit.service';
-import { isDomainError } from '../errors';
+import { isDomainError } from '../../errors';
 import { testDomain } from '../testing';
 
 type Domain = ReturnType<typeof testDomain>;

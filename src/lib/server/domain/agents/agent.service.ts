@@ -13,7 +13,7 @@ import type { BerthConfig } from '../../config/config.schema';
 import type { AgentRepository, AgentRow } from '../../db/repositories/agent.repository';
 import type { Actor, AuditService } from '../audit/audit.service';
 import type { DomainBus } from '../bus';
-import { conflict, DomainError, invalid, notFound } from '../errors';
+import { conflict, DomainError, invalid, notFound } from '../../errors';
 import { BuiltinProvider } from '../providers/builtin.provider';
 import type { Provider } from '../providers/provider';
 import { configAgents, parseInput, rowAgent, sameAgent, type Agent } from './agent.definition';

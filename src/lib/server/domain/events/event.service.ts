@@ -4,7 +4,7 @@ import type { EventState } from '../../db/schema';
 import type { AgentService } from '../agents/agent.service';
 import type { DomainBus } from '../bus';
 import { decodeCursor, paginate } from '../cursor';
-import { notFound } from '../errors';
+import { notFound } from '../../errors';
 import { uuidv7 } from '../ids';
 import { storageFault } from '../../db/storage-fault';
 import { RetryLater, whenStored } from '../storage-retry';

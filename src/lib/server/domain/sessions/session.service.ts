@@ -6,7 +6,7 @@ import type {
 } from '../../db/repositories/session.repository';
 import type { DomainBus } from '../bus';
 import { decodeCursor, paginate } from '../cursor';
-import { invalid, notFound } from '../errors';
+import { invalid, notFound } from '../../errors';
 
 /** Messages kept verbatim by a compaction; older ones become the summary. */
 const KEEP_AFTER_COMPACTION = 4;

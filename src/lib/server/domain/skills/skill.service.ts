@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { SkillInfo, SkillRunRecord } from '$lib/contracts/assistant';
 import type { SkillRunRepository, SkillRunRow } from '../../db/repositories/skill-run.repository';
-import { DomainError, notFound } from '../errors';
+import { DomainError, notFound } from '../../errors';
 import { whenStored } from '../storage-retry';
 import type { BuiltinSkill } from './builtin-skills';
 

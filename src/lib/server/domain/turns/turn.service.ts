@@ -5,7 +5,7 @@ import type { InputTrust, TurnState } from '../../db/schema';
 import type { AgentService } from '../agents/agent.service';
 import type { DomainBus } from '../bus';
 import { decodeCursor, paginate } from '../cursor';
-import { DomainError, notFound } from '../errors';
+import { DomainError, notFound } from '../../errors';
 import type { ProviderRequest } from '../providers/provider';
 import type { SkillService } from '../skills/skill.service';
 import { storageFault } from '../../db/storage-fault';

@@ -3,7 +3,7 @@ import type { CreateUserInput, User } from '$lib/contracts/users';
 import type { UserRepository, UserRow } from '../../db/repositories/user.repository';
 import type { Actor, AuditService } from '../audit/audit.service';
 import type { DomainBus } from '../bus';
-import { conflict, DomainError, invalid, notFound } from '../errors';
+import { conflict, DomainError, invalid, notFound } from '../../errors';
 import type { LoginSessionService } from './login-session.service';
 import type { LoginThrottle } from './login-throttle';
 import { dummyHash, hashPassword, verifyPassword } from './password';

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DomainError, notFound } from '../../domain/errors';
+import { DomainError, notFound } from '../../errors';
 import { BodyError } from '../http/body';
 import { HttpProblem, sendProblem, toProblem } from './problem';
 

@@ -1,6 +1,6 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { isDomainError, toDomainError } from '../../domain/errors';
+import { isDomainError, toDomainError } from '../../errors';
 import type { Logger } from '../../logger';
 import { endSoon } from '../../http/flush';
 import { API_HEADERS } from '../../http/security-headers';

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DomainError, notFound } from '../../domain/errors';
+import { DomainError, notFound } from '../../errors';
 import { RpcError, RPC_ERRORS } from './jsonrpc';
 import { toRpcError, zodDetail } from './rpc.errors';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isDomainError, toDomainError } from '../../domain/errors';
+import { isDomainError, toDomainError } from '../../errors';
 import { RpcError, RPC_ERRORS } from './jsonrpc';
 
 /**

@@ -7,7 +7,7 @@ import {
 } from '$lib/contracts/assistant';
 import type { Readiness } from '$lib/contracts/health';
 import * as results from '$lib/contracts/rpc-results';
-import { isDomainError } from '../../domain/errors';
+import { isDomainError } from '../../errors';
 import type { GatewayDeps } from '../gateway.deps';
 import { RpcError, RPC_ERRORS } from './jsonrpc';
 import type { Caller } from './rpc.auth';

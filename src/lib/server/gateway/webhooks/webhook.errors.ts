@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { isDomainError, toDomainError } from '../../domain/errors';
+import { isDomainError, toDomainError } from '../../errors';
 import { sendJson } from '../../http/fast-router';
 import type { Logger } from '../../logger';
 import { BodyError } from '../http/body';

@@ -7,7 +7,7 @@ import {
   type RpcTokenView
 } from '$lib/contracts/credentials';
 import { RPC_PERMISSIONS } from '$lib/contracts/rpc-methods';
-import { invalid } from '../../domain/errors';
+import { invalid } from '../../errors';
 import { roleProcedure, router } from '../init';
 
 const admin = roleProcedure('admin');

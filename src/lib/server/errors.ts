@@ -1,4 +1,4 @@
-import { storageFault, type StorageFault } from '../db/storage-fault';
+import { storageFault, type StorageFault } from './db/storage-fault';
 
 /** Typed domain errors with stable codes; each adapter maps them in one place. */
 export class DomainError extends Error {
