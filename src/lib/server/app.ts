@@ -24,6 +24,7 @@ import { LoginSessionRepository } from './db/repositories/login-session.reposito
 import { UserRepository } from './db/repositories/user.repository';
 import { AuditService, SYSTEM_ACTOR } from './domain/audit/audit.service';
 import { CredentialService } from './domain/access/credential.service';
+import { IdempotencyService } from './domain/access/idempotency.service';
 import { AgentService } from './domain/agents/agent.service';
 import { DomainBus } from './domain/bus';
 import { EventService } from './domain/events/event.service';
@@ -142,6 +143,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
   };
   const usage = new UsageService(new UsageRepository(database.db));
   const credentials = new CredentialService(access, config.current, audit, bus);
+  const idempotency = new IdempotencyService(access);
 
   await bootstrapAdmin(users, env, logger);
   sessions.purgeExpired();
@@ -187,7 +189,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     audit,
     bus,
     engine,
-    access,
+    idempotency,
     logger,
     bodyLimit,
     startedAt: Date.now(),
@@ -225,7 +227,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     );
   events.start();
   const purgeIdempotency = setInterval(
-    () => unlessUnavailable(() => access.forgetIdempotencyBefore(Date.now() - 24 * 3600_000)),
+    () => unlessUnavailable(() => idempotency.forgetExpired()),
     3600_000
   ).unref();
 

@@ -1,7 +1,7 @@
 import type { Readiness } from '$lib/contracts/health';
 import type { ConfigStore } from '../config/config.store';
-import type { AccessRepository } from '../db/repositories/access.repository';
 import type { CredentialService } from '../domain/access/credential.service';
+import type { IdempotencyService } from '../domain/access/idempotency.service';
 import type { AgentService } from '../domain/agents/agent.service';
 import type { AuditService } from '../domain/audit/audit.service';
 import type { DomainBus } from '../domain/bus';
@@ -30,7 +30,7 @@ export interface GatewayDeps {
   bus: DomainBus;
   engine: EngineClient;
   /** Idempotency keys and atomic event + key commits for webhooks. */
-  access: AccessRepository;
+  idempotency: IdempotencyService;
   logger: Logger;
   bodyLimit: number;
   startedAt: number;

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { BerthConfig } from '../../config/config.schema';
+import type { Answer } from '../../domain/access/idempotency.service';
 import type { GatewayDeps } from '../gateway.deps';
-import { once, type Answer } from './idempotency';
 import { mappingMatches } from './mapping';
 import { renderTemplate, type TemplateSource } from './template';
 import { badRequest, WebhookError } from './webhook.errors';
@@ -18,7 +18,7 @@ export type WebhookAction = (
 export const wakeAction: WebhookAction = (deps, raw, _headers, key) => {
   const body = parseBody(wakeBody, raw);
   const agentName = pickAgent(deps, body.agent);
-  return once(deps.access, 'wake', key, () => {
+  return deps.idempotency.once('webhook:wake', key, () => {
     const event = deps.events.wake({
       agentName,
       text: body.text,
@@ -34,7 +34,7 @@ export const agentAction: WebhookAction = (deps, raw, _headers, key) => {
   const body = parseBody(agentBody, raw);
   checkOverrides(deps.config.current.webhooks, body);
   const agentName = pickAgent(deps, body.agent);
-  return once(deps.access, 'agent', key, () => {
+  return deps.idempotency.once('webhook:agent', key, () => {
     const { turnId, sessionId } = deps.turns.enqueue({
       agentName,
       // An isolated turn: a session of its own unless the caller names one.
@@ -55,7 +55,7 @@ export function mappingAction(name: string): WebhookAction {
     const mapping = deps.config.current.webhooks.mappings[name];
     if (!mapping) throw new WebhookError(404, 'not_found', `No webhook mapping named ${name}`);
     const source: TemplateSource = { body, headers: templateHeaders(headers) };
-    return once(deps.access, `mapping:${name}`, key, () => {
+    return deps.idempotency.once(`webhook:mapping:${name}`, key, () => {
       if (!mappingMatches(mapping.match, source)) return ok({ message: 'ignored', matched: false });
       const agentName = mapping.agent ?? defaultAgent(deps);
       if (!deps.agents.find(agentName))

@@ -26,7 +26,7 @@ function stateFor(deps: GatewayDeps): HookState {
   if (!state) {
     state = {
       limiter: new RateLimiter(),
-      commits: new GroupCommit((work) => deps.access.atomically(work))
+      commits: new GroupCommit((work) => deps.idempotency.atomically(work))
     };
     states.set(deps, state);
   }
