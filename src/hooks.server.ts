@@ -14,7 +14,7 @@ import { findApp, getApp } from '$lib/server/runtime';
 import { accessFor } from '$lib/server/console/route-access';
 import { fromOwnPages, plainApiPath } from '$lib/server/console/origin-guard';
 import { clearSessionCookie, setSessionCookie } from '$lib/server/console/session-cookie';
-import { SESSION_COOKIE } from '$lib/server/gateway/auth/cookie';
+import { SESSION_COOKIE } from '$lib/server/http/cookie';
 import { toDomainError } from '$lib/server/errors';
 
 export const init: ServerInit = async () => {

@@ -39,7 +39,7 @@ import { ACCOUNT_THROTTLE, ADDRESS_THROTTLE, LoginThrottle } from './domain/user
 import { UserService } from './domain/users/user.service';
 import { EngineClient, parseDockerHost } from './engine/engine.client';
 import { AuthThrottle, retryAfterSeconds } from './gateway/auth/auth-throttle';
-import { readCookie, SESSION_COOKIE } from './gateway/auth/cookie';
+import { readCookie, SESSION_COOKIE } from './http/cookie';
 import { authenticateFrame, authenticateUpgrade } from './gateway/rpc/rpc.auth';
 import { createDispatcher } from './gateway/rpc/rpc.dispatch';
 import { RpcWebSocket } from './gateway/rpc/rpc.ws';

@@ -1,4 +1,4 @@
-import { isLoopbackName } from '../http/host-guard';
+import { isLoopbackName } from '../loopback';
 import { ConfigError } from './config.loader';
 import type { BerthConfig } from './config.schema';
 

@@ -1,5 +1,5 @@
 import type { Cookies } from '@sveltejs/kit';
-import { SESSION_COOKIE } from '../gateway/auth/cookie';
+import { SESSION_COOKIE } from '../http/cookie';
 
 export function setSessionCookie(
   cookies: Cookies,

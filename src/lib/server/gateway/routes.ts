@@ -1,13 +1,8 @@
-import type { FastRoute, PrefixRoute } from '../http/fast-router';
+import type { RouteSet } from '../http/fast-router';
 import type { GatewayDeps } from './gateway.deps';
 import { restRoutes } from './rest/rest.routes';
 import { rpcRoutes } from './rpc/rpc.routes';
 import { webhookRoutes } from './webhooks/webhook.routes';
-
-export interface RouteSet {
-  exact: FastRoute[];
-  prefix: PrefixRoute[];
-}
 
 /** The gateway's part of the one routing table: REST v1, /rpc and the webhook paths. */
 export function gatewayRoutes(deps: GatewayDeps): RouteSet {

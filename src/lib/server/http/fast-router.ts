@@ -32,6 +32,12 @@ export interface PrefixRoute extends Omit<FastRoute, 'method'> {
   prefix: true;
 }
 
+/** A part of the routing table (REST, /rpc, webhooks), added to the router together. */
+export interface RouteSet {
+  exact: FastRoute[];
+  prefix: PrefixRoute[];
+}
+
 export class FastRouter {
   readonly #exact = new Map<string, FastRoute>();
   readonly #prefixes: PrefixRoute[] = [];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createHostGuard, createOriginGuard, hostnameOf, isLoopbackAddress } from './host-guard';
+import { isLoopbackAddress } from '../loopback';
+import { createHostGuard, createOriginGuard, hostnameOf } from './host-guard';
 
 describe('host guard', () => {
   it('accepts loopback names and the origin host, refuses the rest', () => {

@@ -1,21 +1,4 @@
-/** Refuses requests whose Host is neither the origin's nor a loopback name: DNS rebinding. */
-const LOOPBACK_NAMES = new Set(['localhost', '::1', '[::1]']);
-
-export function isLoopbackName(hostname: string): boolean {
-  const name = hostname.toLowerCase();
-  return (
-    LOOPBACK_NAMES.has(name) || name.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(name)
-  );
-}
-
-export function isLoopbackAddress(address: string | undefined | null): boolean {
-  if (!address) return false;
-  return (
-    address === '::1' ||
-    /^127(\.\d{1,3}){3}$/.test(address) ||
-    /^::ffff:127(\.\d{1,3}){3}$/.test(address)
-  );
-}
+import { isLoopbackName } from '../loopback';
 
 /** Hostname of a Host header: `[::1]:80` → `[::1]`, `example.com:443` → `example.com`. */
 export function hostnameOf(host: string): string {
@@ -27,6 +10,7 @@ export function hostnameOf(host: string): string {
   return colon < 0 ? host : host.slice(0, colon);
 }
 
+/** Refuses requests whose Host is neither the origin's nor a loopback name: DNS rebinding. */
 export function createHostGuard(origin: string | undefined): (host: string | undefined) => boolean {
   const allowed = origin ? new URL(origin).hostname.toLowerCase() : null;
   return (host) => {

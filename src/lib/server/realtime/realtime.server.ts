@@ -7,7 +7,7 @@ import type {
 } from '$lib/contracts/realtime';
 import type { DomainBus } from '../domain/bus';
 import type { LoginSessionService } from '../domain/users/login-session.service';
-import { readCookie, SESSION_COOKIE } from '../gateway/auth/cookie';
+import { readCookie, SESSION_COOKIE } from '../http/cookie';
 import type { Logger } from '../logger';
 import { ChannelHub } from './channel-hub';
 import { consoleChannels } from './channels';

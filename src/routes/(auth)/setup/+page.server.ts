@@ -3,7 +3,7 @@ import { setupInput } from '$lib/contracts/users';
 import { isDomainError } from '$lib/server/errors';
 import { field } from '$lib/server/console/form';
 import { setSessionCookie } from '$lib/server/console/session-cookie';
-import { isLoopbackAddress } from '$lib/server/http/host-guard';
+import { isLoopbackAddress } from '$lib/server/loopback';
 import { getApp } from '$lib/server/runtime';
 import type { Actions, PageServerLoad } from './$types';
 

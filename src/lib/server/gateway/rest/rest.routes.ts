@@ -1,6 +1,5 @@
-import type { FastRoute, PrefixRoute } from '../../http/fast-router';
+import type { FastRoute, PrefixRoute, RouteSet } from '../../http/fast-router';
 import type { GatewayDeps } from '../gateway.deps';
-import type { RouteSet } from '../routes';
 import { chatSend } from './chat.handler';
 import { sendProblem } from './problem';
 import { byIdReads, readById } from './reads.handler';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { discoverResult } from '$lib/contracts/rpc-results';
 import { RPC_ERRORS } from './jsonrpc';
-import type { RpcMethod } from './rpc.methods';
+import type { RpcMethod } from './rpc.method';
 
 type JsonSchema = Record<string, unknown>;
 type OpenRpcDocument = z.output<typeof discoverResult>;

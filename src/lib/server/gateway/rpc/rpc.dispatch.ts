@@ -2,7 +2,8 @@ import type { GatewayDeps } from '../gateway.deps';
 import { RpcError, RPC_ERRORS, type RpcCall } from './jsonrpc';
 import type { Caller } from './rpc.auth';
 import { toRpcError, zodDetail } from './rpc.errors';
-import { METHODS, type PushChannel, type RpcMethod } from './rpc.methods';
+import type { PushChannel, RpcMethod } from './rpc.method';
+import { METHODS } from './rpc.methods';
 
 export type RpcDispatcher = (
   call: RpcCall,

@@ -5,13 +5,12 @@ import {
   limitSchema,
   turnStateSchema
 } from '$lib/contracts/assistant';
-import type { Readiness } from '$lib/contracts/health';
 import * as results from '$lib/contracts/rpc-results';
 import { isDomainError } from '../../errors';
 import type { GatewayDeps } from '../gateway.deps';
 import { RpcError, RPC_ERRORS } from './jsonrpc';
-import type { Caller } from './rpc.auth';
 import { openRpcDocument } from './openrpc';
+import type { RpcMethod } from './rpc.method';
 import { MAX_TOPICS, topicPattern } from './rpc.topics';
 
 /**
@@ -20,30 +19,6 @@ import { MAX_TOPICS, topicPattern } from './rpc.topics';
  * return type must fit it), handler, description. The same table serves POST /rpc, /rpc/ws
  * and rpc.discover; handlers only call the domain.
  */
-
-/** What a /rpc/ws connection offers to the methods that only make sense there. */
-export interface PushChannel {
-  subscribe(topics: string[], agentName?: string): string[];
-  unsubscribe(topics?: string[]): string[];
-}
-
-export interface MethodContext {
-  deps: GatewayDeps;
-  caller: Caller;
-  /** null over HTTP. */
-  channel: PushChannel | null;
-  /** Readiness, cached for about a second so a burst of system.health pings the engine once. */
-  readiness: () => Promise<Readiness>;
-}
-
-export interface RpcMethod<S extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
-  description: string;
-  params: S;
-  result: R;
-  /** Needs a /rpc/ws connection (push subscriptions). */
-  wsOnly?: boolean;
-  handler(params: z.output<S>, ctx: MethodContext): z.output<R> | Promise<z.output<R>>;
-}
 
 const define = <S extends z.ZodType, R extends z.ZodType>(m: RpcMethod<S, R>) =>
   m as unknown as RpcMethod;

@@ -1,12 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendJson } from '../../http/fast-router';
+import { sendJson, type RouteSet } from '../../http/fast-router';
 import { setCredentialName } from '../../http/request-context';
 import { endSoon } from '../../http/flush';
 import { API_HEADERS } from '../../http/security-headers';
 import { retryAfterSeconds } from '../auth/auth-throttle';
 import type { GatewayDeps } from '../gateway.deps';
 import { BodyError, readJsonBody } from '../http/body';
-import type { RouteSet } from '../routes';
 import { errorResponse, handleValue, RpcError, RPC_ERRORS } from './jsonrpc';
 import { authenticateHeaders } from './rpc.auth';
 import { createDispatcher, type RpcDispatcher } from './rpc.dispatch';

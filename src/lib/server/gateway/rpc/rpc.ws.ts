@@ -16,7 +16,7 @@ import {
 import type { UpgradeAuth } from './rpc.auth';
 import type { RpcDispatcher } from './rpc.dispatch';
 import { InFlight } from './rpc.inflight';
-import type { PushChannel } from './rpc.methods';
+import type { PushChannel } from './rpc.method';
 import { MAX_TOPICS, topicMatches, watchBus, type Push } from './rpc.topics';
 
 type Authenticated = Extract<UpgradeAuth, { kind: 'caller' }>;

@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendJson, type FastRoute, type PrefixRoute } from '../../http/fast-router';
+import { sendJson, type FastRoute, type PrefixRoute, type RouteSet } from '../../http/fast-router';
 import { setCredentialName } from '../../http/request-context';
 import type { GatewayDeps } from '../gateway.deps';
-import type { RouteSet } from '../routes';
 import { GroupCommit } from './group-commit';
 import { idempotencyKey } from './idempotency';
 import { RateLimiter } from './rate-limiter';

@@ -1,3 +1,5 @@
+/** The console's login-session cookie, read by the SvelteKit hooks, socket.io's handshake and
+ * /rpc/ws alike; it lives in http/ so realtime needs nothing from the gateway. */
 export const SESSION_COOKIE = 'berth_session';
 
 /** One cookie's value from a Cookie header; malformed headers simply yield nothing. */
