@@ -34,7 +34,7 @@ const authenticate: Handle = ({ event, resolve }) => {
   const token = event.cookies.get(SESSION_COOKIE);
   if (!token) return resolve(event);
   const secure = event.url.protocol === 'https:';
-  const valid = getApp().sessions.validate(token);
+  const valid = getApp().loginSessions.validate(token);
   if (!valid) {
     clearSessionCookie(event.cookies, secure);
     return resolve(event);

@@ -1,6 +1,7 @@
 /**
- * Composition root: reads configuration, opens the database, builds the services from their
- * repositories, and exposes what the server entry attaches (fast routes, realtime, shutdown).
+ * The app's lifecycle: reads configuration, takes the data lock, opens the database, has the
+ * domain built (domain/services.ts), and exposes what the server entry attaches (fast routes,
+ * realtime, shutdown).
  */
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -12,31 +13,12 @@ import { assertSafeBind } from './config/bind-safety';
 import { openDatabase, type OpenedDatabase } from './db/client';
 import { acquireDataLock } from './db/data-lock';
 import { DatabaseHealth } from './db/db-health';
-import { AccessRepository } from './db/repositories/access.repository';
-import { AgentRepository } from './db/repositories/agent.repository';
-import { AuditRepository } from './db/repositories/audit.repository';
-import { EventRepository } from './db/repositories/event.repository';
-import { SessionRepository } from './db/repositories/session.repository';
-import { SkillRunRepository } from './db/repositories/skill-run.repository';
-import { TurnRepository } from './db/repositories/turn.repository';
-import { UsageRepository } from './db/repositories/usage.repository';
-import { LoginSessionRepository } from './db/repositories/login-session.repository';
-import { UserRepository } from './db/repositories/user.repository';
-import { AuditService, SYSTEM_ACTOR } from './domain/audit/audit.service';
-import { CredentialService } from './domain/access/credential.service';
-import { IdempotencyService } from './domain/access/idempotency.service';
-import { AgentService } from './domain/agents/agent.service';
+import { SYSTEM_ACTOR, type AuditService } from './domain/audit/audit.service';
 import { DomainBus } from './domain/bus';
-import { EventService } from './domain/events/event.service';
-import { SessionService } from './domain/sessions/session.service';
+import { createServices } from './domain/services';
 import { unlessUnavailable } from './domain/storage-retry';
-import { builtinSkills } from './domain/skills/builtin-skills';
-import { SkillService } from './domain/skills/skill.service';
-import { TurnService } from './domain/turns/turn.service';
-import { UsageService } from './domain/usage/usage.service';
-import { LoginSessionService } from './domain/users/login-session.service';
-import { ACCOUNT_THROTTLE, ADDRESS_THROTTLE, LoginThrottle } from './domain/users/login-throttle';
-import { UserService } from './domain/users/user.service';
+import type { LoginSessionService } from './domain/users/login-session.service';
+import type { UserService } from './domain/users/user.service';
 import { EngineClient, parseDockerHost } from './engine/engine.client';
 import { AuthThrottle, retryAfterSeconds } from './gateway/auth/auth-throttle';
 import { readCookie, SESSION_COOKIE } from './http/cookie';
@@ -68,7 +50,7 @@ export interface BerthApp {
   readonly bus: DomainBus;
   readonly audit: AuditService;
   readonly users: UserService;
-  readonly sessions: LoginSessionService;
+  readonly loginSessions: LoginSessionService;
   /** The domain behind the REST, RPC and webhook adapters. */
   readonly gateway: GatewayDeps;
   readonly origin: string | undefined;
@@ -113,43 +95,16 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
 
   const bus = new DomainBus();
   const metrics = new Metrics();
-  const audit = new AuditService(new AuditRepository(database.db), bus);
-  const sessions = new LoginSessionService(new LoginSessionRepository(database.db), bus);
-  const throttle = {
-    account: new LoginThrottle(ACCOUNT_THROTTLE),
-    address: new LoginThrottle(ADDRESS_THROTTLE)
-  };
-  const users = new UserService(new UserRepository(database.db), sessions, audit, throttle, bus);
   const engine = new EngineClient(parseDockerHost(env.DOCKER_HOST));
-
-  const access = new AccessRepository(database.db);
-  const skills = new SkillService(new SkillRunRepository(database.db), builtinSkills(engine));
-  const agents = new AgentService(config, bus, new AgentRepository(database.db), skills, audit);
-  const chatSessions = new SessionRepository(database.db);
-  const turnRepo = new TurnRepository(database.db);
-  const turns = new TurnService(
-    turnRepo,
-    chatSessions,
-    agents,
-    skills,
-    bus,
-    () => config.current.gateway.turns
-  );
-  const events = new EventService(new EventRepository(database.db), agents, turns, bus);
-  agents.counters = {
-    running: (name) => turns.running(name),
-    queuedEvents: (name) => events.queuedCount(name),
-    lastFailed: (name) => turnRepo.lastFinished(name)?.state === 'failed'
-  };
-  const usage = new UsageService(new UsageRepository(database.db));
-  const credentials = new CredentialService(access, config.current, audit, bus);
-  const idempotency = new IdempotencyService(access);
+  const services = createServices({ db: database.db, config, bus, engine });
+  const { audit, loginSessions, users, credentials, idempotency } = services;
+  const { skills, agents, turns, events, chatSessions, usage } = services;
 
   await bootstrapAdmin(users, env, logger);
-  sessions.purgeExpired();
+  loginSessions.purgeExpired();
   // Housekeeping that a locked database or full disk postpones to the next round.
   const purge = setInterval(
-    () => unlessUnavailable(() => sessions.purgeExpired()),
+    () => unlessUnavailable(() => loginSessions.purgeExpired()),
     60 * 60_000
   ).unref();
 
@@ -181,7 +136,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     agents,
     turns,
     events,
-    sessions: new SessionService(chatSessions, bus),
+    sessions: chatSessions,
     skills,
     usage,
     credentials,
@@ -260,7 +215,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     bus,
     audit,
     users,
-    sessions,
+    loginSessions,
     gateway,
     origin,
     bodyLimit,
@@ -268,7 +223,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     front,
     attach(server, { ownsUpgrades } = { ownsUpgrades: true }) {
       const realtime = attachRealtime(server, {
-        sessions,
+        loginSessions,
         bus,
         logger,
         acceptsHandshake,
@@ -284,7 +239,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
             acceptsHost,
             acceptsOrigin,
             consoleUser: (r) => {
-              const valid = sessions.validate(readCookie(r.headers.cookie, SESSION_COOKIE));
+              const valid = loginSessions.validate(readCookie(r.headers.cookie, SESSION_COOKIE));
               return valid ? { sessionId: valid.sessionId, ...valid.user } : null;
             }
           }),

@@ -154,7 +154,7 @@ describe('storage faults', () => {
     release!();
     const done = await d.turns.waitFor(turnId, 5000);
     expect(done.state).toBe('completed');
-    expect(d.sessions.get(sessionId, 10).messages.map((m) => m.role)).toEqual([
+    expect(d.chatSessions.get(sessionId, 10).messages.map((m) => m.role)).toEqual([
       'user',
       'assistant'
     ]);

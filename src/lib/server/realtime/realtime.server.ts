@@ -21,7 +21,7 @@ type ClientSocket = Socket<
 >;
 
 export interface RealtimeDeps {
-  sessions: LoginSessionService;
+  loginSessions: LoginSessionService;
   bus: DomainBus;
   logger: Logger;
   /** Host and Origin checks shared with the HTTP front. */
@@ -47,7 +47,7 @@ export function attachRealtime(server: HttpServer, deps: RealtimeDeps): { close(
 
   io.use((socket, next) => {
     const token = readCookie(socket.request.headers.cookie, SESSION_COOKIE);
-    const valid = deps.sessions.validate(token);
+    const valid = deps.loginSessions.validate(token);
     if (!valid) return next(new Error('unauthorized'));
     socket.data = { userId: valid.user.id, sessionId: valid.sessionId };
     void socket.join([`user:${valid.user.id}`, `session:${valid.sessionId}`]);
@@ -73,7 +73,7 @@ export function attachRealtime(server: HttpServer, deps: RealtimeDeps): { close(
       if (typeof channel !== 'string') return ack({ ok: false, error: 'unknown room' });
       // The role is read afresh: the user may have changed, or the session expired, since the
       // handshake (an ended session has closed the socket already).
-      const valid = deps.sessions.validate(
+      const valid = deps.loginSessions.validate(
         readCookie(socket.request.headers.cookie, SESSION_COOKIE)
       );
       if (!valid) {

@@ -25,6 +25,13 @@ export interface AgentRuntime {
   nextHeartbeatAt: number | null;
 }
 
+/** What an agent's state is read from: its running turns, queued events and last turn. */
+export interface AgentCounters {
+  running(name: string): number;
+  queuedEvents(name: string): number;
+  lastFailed(name: string): boolean;
+}
+
 const EDITABLE = [
   'description',
   'provider',
@@ -48,23 +55,13 @@ export class AgentService {
   #agents = new Map<string, Agent>();
   readonly #runtime = new Map<string, AgentRuntime>();
   readonly #builtin = new BuiltinProvider();
-  /** Filled by the composition root: running turns and queued events per agent. */
-  counters: {
-    running(name: string): number;
-    queuedEvents(name: string): number;
-    lastFailed(name: string): boolean;
-  } = {
-    running: () => 0,
-    queuedEvents: () => 0,
-    lastFailed: () => false
-  };
-
   constructor(
     private readonly config: ConfigStore,
     private readonly bus: DomainBus,
     private readonly repo: AgentRepository,
     private readonly skills: { list(): SkillInfo[] },
-    private readonly audit: AuditService
+    private readonly audit: AuditService,
+    private readonly counters: AgentCounters
   ) {
     for (const row of repo.all()) this.#rows.set(row.name, row);
     this.#fromConfig = configAgents(config.current);

@@ -19,14 +19,14 @@ describe('SessionService (real SQLite)', () => {
       sessionId = t.sessionId;
       await domain.turns.waitFor(t.turnId, 5000);
     }
-    expect(domain.sessions.get(sessionId, 50).messages).toHaveLength(8);
-    const result = domain.sessions.compact(sessionId);
+    expect(domain.chatSessions.get(sessionId, 50).messages).toHaveLength(8);
+    const result = domain.chatSessions.compact(sessionId);
     expect(result.compactedMessages).toBe(4);
     expect(result.summary).toContain('user: message 0');
-    const after = domain.sessions.get(sessionId, 50);
+    const after = domain.chatSessions.get(sessionId, 50);
     expect(after.messages).toHaveLength(4);
     expect(after.session.summary).toBe(result.summary);
-    expect(domain.sessions.compact(sessionId).compactedMessages).toBe(0);
+    expect(domain.chatSessions.compact(sessionId).compactedMessages).toBe(0);
   });
 
   it('pages messages with before, lists and deletes sessions', async () => {
@@ -39,13 +39,16 @@ describe('SessionService (real SQLite)', () => {
       trust: 'operator'
     });
     await domain.turns.waitFor(t.turnId, 5000);
-    const all = domain.sessions.get(t.sessionId, 10).messages;
-    const older = domain.sessions.get(t.sessionId, 10, all[1]!.messageId).messages;
+    const all = domain.chatSessions.get(t.sessionId, 10).messages;
+    const older = domain.chatSessions.get(t.sessionId, 10, all[1]!.messageId).messages;
     expect(older.map((m) => m.messageId)).toEqual([all[0]!.messageId]);
-    expect(() => domain!.sessions.get(t.sessionId, 10, 'nope')).toThrow(/before/);
-    expect(domain.sessions.list(undefined, 10).sessions.map((s) => s.key)).toContain('paged');
-    expect(domain.sessions.delete(t.sessionId)).toEqual({ sessionId: t.sessionId, deleted: true });
-    expect(() => domain!.sessions.get(t.sessionId, 10)).toThrow(/not found/);
+    expect(() => domain!.chatSessions.get(t.sessionId, 10, 'nope')).toThrow(/before/);
+    expect(domain.chatSessions.list(undefined, 10).sessions.map((s) => s.key)).toContain('paged');
+    expect(domain.chatSessions.delete(t.sessionId)).toEqual({
+      sessionId: t.sessionId,
+      deleted: true
+    });
+    expect(() => domain!.chatSessions.get(t.sessionId, 10)).toThrow(/not found/);
     expect(
       domain.database.sqlite
         .prepare('select count(*) n from messages where session_id = ?')
@@ -74,11 +77,11 @@ describe('SessionService (real SQLite)', () => {
       sessionId = t.sessionId;
       await domain.turns.waitFor(t.turnId, 5000);
     }
-    expect(domain.sessions.get(sessionId, 1).session.messageCount).toBe(6);
-    const listed = domain.sessions.list(undefined, 10).sessions;
+    expect(domain.chatSessions.get(sessionId, 1).session.messageCount).toBe(6);
+    const listed = domain.chatSessions.list(undefined, 10).sessions;
     expect(listed.find((s) => s.key === 'counted')?.messageCount).toBe(6);
     expect(listed.find((s) => s.key === 'other')?.messageCount).toBe(2);
-    domain.sessions.compact(sessionId);
-    expect(domain.sessions.get(sessionId, 10).session.messageCount).toBe(4);
+    domain.chatSessions.compact(sessionId);
+    expect(domain.chatSessions.get(sessionId, 10).session.messageCount).toBe(4);
   });
 });

@@ -29,7 +29,7 @@ describe('TurnService (real SQLite)', () => {
     expect(done.state).toBe('completed');
     expect(done.result).toContain('builtin provider');
     expect(done.usage.completion).toBeGreaterThan(0);
-    const { messages } = domain.sessions.get(sessionId, 10);
+    const { messages } = domain.chatSessions.get(sessionId, 10);
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
   });
 
@@ -122,8 +122,8 @@ describe('TurnService (real SQLite)', () => {
       delivery: 'announce'
     });
     await domain.turns.waitFor(turnId, 5000);
-    const main = domain.sessions.list('main', 10).sessions.find((s) => s.key === 'main')!;
-    const { messages } = domain.sessions.get(main.sessionId, 10);
+    const main = domain.chatSessions.list('main', 10).sessions.find((s) => s.key === 'main')!;
+    const { messages } = domain.chatSessions.get(main.sessionId, 10);
     expect(messages).toEqual([
       expect.objectContaining({ role: 'assistant', channel: 'announce', turnId })
     ]);

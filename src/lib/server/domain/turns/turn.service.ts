@@ -10,6 +10,7 @@ import type { ProviderRequest } from '../providers/provider';
 import type { SkillService } from '../skills/skill.service';
 import { storageFault } from '../../db/storage-fault';
 import { RetryLater, whenStored } from '../storage-retry';
+import type { RunningTurns } from './running-turns';
 
 export interface EnqueueTurn {
   agentName: string;
@@ -56,7 +57,6 @@ const RECOUNT_MS = 1000;
  * SLICE_MS, then the next start waits for a setImmediate: requests and probes come between.
  */
 export class TurnService {
-  readonly #running = new Map<string, number>();
   readonly #aborts = new Map<string, AbortController>();
   /** Agents whose claim storage refused (locked database, full disk) are kicked again later. */
   readonly #claimRetry = new RetryLater((agentName) => this.kick(agentName));
@@ -82,7 +82,8 @@ export class TurnService {
     private readonly agents: AgentService,
     private readonly skills: SkillService,
     private readonly bus: DomainBus,
-    private readonly limits: () => TurnLimits
+    private readonly limits: () => TurnLimits,
+    private readonly runningTurns: RunningTurns
   ) {
     // An enabled (or new) agent runs what waits for it; a deleted one leaves nothing stuck.
     bus.on('agent.changed', ({ name, change }) => {
@@ -161,7 +162,7 @@ export class TurnService {
   }
 
   running(agentName: string): number {
-    return this.#running.get(agentName) ?? 0;
+    return this.runningTurns.of(agentName);
   }
 
   /** Resolves with the turn once it is final, or as it stands after `timeoutMs`. */
@@ -250,12 +251,12 @@ export class TurnService {
     const { agentName } = row;
     const started = performance.now();
     this.#runningTotal++;
-    this.#running.set(agentName, this.running(agentName) + 1);
+    this.runningTurns.started(agentName);
     this.agents.touch(agentName);
     this.bus.emit('turn.changed', toRecord(row));
     void this.#run(row).finally(() => {
       this.#runningTotal--;
-      this.#running.set(agentName, this.running(agentName) - 1);
+      this.runningTurns.ended(agentName);
       const ms = performance.now() - started;
       const average = this.#turnMs.get(agentName);
       this.#turnMs.set(agentName, average === undefined ? ms : average * 0.9 + ms * 0.1);

@@ -1,0 +1,95 @@
+/**
+ * The domain built from its repositories: one composition, used by the app (app.ts) and the
+ * domain tests (testing.ts) alike. Everything is built in dependency order and complete when
+ * constructed; nothing is set late. Login sessions (the console's sign-ins) and chat sessions
+ * (an agent's conversations) are two different things and are named apart here.
+ */
+import type { ConfigStore } from '../config/config.store';
+import type { Db } from '../db/client';
+import { AccessRepository } from '../db/repositories/access.repository';
+import { AgentRepository } from '../db/repositories/agent.repository';
+import { AuditRepository } from '../db/repositories/audit.repository';
+import { EventRepository } from '../db/repositories/event.repository';
+import { LoginSessionRepository } from '../db/repositories/login-session.repository';
+import { SessionRepository } from '../db/repositories/session.repository';
+import { SkillRunRepository } from '../db/repositories/skill-run.repository';
+import { TurnRepository } from '../db/repositories/turn.repository';
+import { UsageRepository } from '../db/repositories/usage.repository';
+import { UserRepository } from '../db/repositories/user.repository';
+import type { EngineClient } from '../engine/engine.client';
+import { CredentialService } from './access/credential.service';
+import { IdempotencyService } from './access/idempotency.service';
+import { AgentService } from './agents/agent.service';
+import { AuditService } from './audit/audit.service';
+import type { DomainBus } from './bus';
+import { EventService } from './events/event.service';
+import { SessionService } from './sessions/session.service';
+import { builtinSkills } from './skills/builtin-skills';
+import { SkillService } from './skills/skill.service';
+import { RunningTurns } from './turns/running-turns';
+import { TurnService } from './turns/turn.service';
+import { UsageService } from './usage/usage.service';
+import { LoginSessionService } from './users/login-session.service';
+import { ACCOUNT_THROTTLE, ADDRESS_THROTTLE, LoginThrottle } from './users/login-throttle';
+import { UserService } from './users/user.service';
+
+export interface ServiceSources {
+  db: Db;
+  config: ConfigStore;
+  bus: DomainBus;
+  engine: EngineClient;
+}
+
+export type Services = ReturnType<typeof createServices>;
+
+export function createServices({ db, config, bus, engine }: ServiceSources) {
+  const audit = new AuditService(new AuditRepository(db), bus);
+  const loginSessions = new LoginSessionService(new LoginSessionRepository(db), bus);
+  const throttle = {
+    account: new LoginThrottle(ACCOUNT_THROTTLE),
+    address: new LoginThrottle(ADDRESS_THROTTLE)
+  };
+  const users = new UserService(new UserRepository(db), loginSessions, audit, throttle, bus);
+  const access = new AccessRepository(db);
+  const credentials = new CredentialService(access, config.current, audit, bus);
+  const idempotency = new IdempotencyService(access);
+
+  const skills = new SkillService(new SkillRunRepository(db), builtinSkills(engine));
+  // An agent's state reads the turns running (kept by TurnService, which needs the agents),
+  // so the tally comes first and both get it.
+  const runningTurns = new RunningTurns();
+  const turnRepo = new TurnRepository(db);
+  const eventRepo = new EventRepository(db);
+  const agents = new AgentService(config, bus, new AgentRepository(db), skills, audit, {
+    running: (name) => runningTurns.of(name),
+    queuedEvents: (name) => eventRepo.countQueued(name),
+    lastFailed: (name) => turnRepo.lastFinished(name)?.state === 'failed'
+  });
+  const chatSessionRepo = new SessionRepository(db);
+  const turns = new TurnService(
+    turnRepo,
+    chatSessionRepo,
+    agents,
+    skills,
+    bus,
+    () => config.current.gateway.turns,
+    runningTurns
+  );
+  const events = new EventService(eventRepo, agents, turns, bus);
+  const chatSessions = new SessionService(chatSessionRepo, bus);
+  const usage = new UsageService(new UsageRepository(db));
+
+  return {
+    audit,
+    loginSessions,
+    users,
+    credentials,
+    idempotency,
+    skills,
+    agents,
+    turns,
+    events,
+    chatSessions,
+    usage
+  };
+}
