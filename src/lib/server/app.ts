@@ -136,7 +136,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     agents,
     turns,
     events,
-    sessions: chatSessions,
+    chatSessions,
     skills,
     usage,
     credentials,

@@ -23,7 +23,7 @@ import { AgentService } from './agents/agent.service';
 import { AuditService } from './audit/audit.service';
 import type { DomainBus } from './bus';
 import { EventService } from './events/event.service';
-import { SessionService } from './sessions/session.service';
+import { ChatSessionService } from './sessions/chat-session.service';
 import { builtinSkills } from './skills/builtin-skills';
 import { SkillService } from './skills/skill.service';
 import { RunningTurns } from './turns/running-turns';
@@ -76,7 +76,7 @@ export function createServices({ db, config, bus, engine }: ServiceSources) {
     runningTurns
   );
   const events = new EventService(eventRepo, agents, turns, bus);
-  const chatSessions = new SessionService(chatSessionRepo, bus);
+  const chatSessions = new ChatSessionService(chatSessionRepo, bus);
   const usage = new UsageService(new UsageRepository(db));
 
   return {

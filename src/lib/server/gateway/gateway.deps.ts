@@ -6,7 +6,7 @@ import type { AgentService } from '../domain/agents/agent.service';
 import type { AuditService } from '../domain/audit/audit.service';
 import type { DomainBus } from '../domain/bus';
 import type { EventService } from '../domain/events/event.service';
-import type { SessionService } from '../domain/sessions/session.service';
+import type { ChatSessionService } from '../domain/sessions/chat-session.service';
 import type { SkillService } from '../domain/skills/skill.service';
 import type { TurnService } from '../domain/turns/turn.service';
 import type { UsageService } from '../domain/usage/usage.service';
@@ -20,7 +20,8 @@ export interface GatewayDeps {
   agents: AgentService;
   turns: TurnService;
   events: EventService;
-  sessions: SessionService;
+  /** Agents' conversations (not the console's login sessions). */
+  chatSessions: ChatSessionService;
   skills: SkillService;
   usage: UsageService;
   credentials: CredentialService;

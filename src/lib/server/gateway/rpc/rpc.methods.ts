@@ -124,7 +124,8 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
       description: 'List sessions, most recently updated first.',
       params: z.strictObject({ agentName: agentNameSchema.optional(), limit, cursor }),
       result: results.sessionListResult,
-      handler: (p, { deps }) => deps.sessions.list(p.agentName, p.limit ?? DEFAULT_LIMIT, p.cursor)
+      handler: (p, { deps }) =>
+        deps.chatSessions.list(p.agentName, p.limit ?? DEFAULT_LIMIT, p.cursor)
     })
   ],
   [
@@ -134,7 +135,8 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
         'A session and its newest messages (oldest first); before is a messageId to page back.',
       params: z.strictObject({ sessionId: id, limit, before: id.optional() }),
       result: results.sessionGetResult,
-      handler: (p, { deps }) => deps.sessions.get(p.sessionId, p.limit ?? DEFAULT_LIMIT, p.before)
+      handler: (p, { deps }) =>
+        deps.chatSessions.get(p.sessionId, p.limit ?? DEFAULT_LIMIT, p.before)
     })
   ],
   [
@@ -143,7 +145,7 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
       description: 'Fold older messages of a session into its summary.',
       params: z.strictObject({ sessionId: id }),
       result: results.sessionCompactResult,
-      handler: (p, { deps }) => deps.sessions.compact(p.sessionId)
+      handler: (p, { deps }) => deps.chatSessions.compact(p.sessionId)
     })
   ],
   [
@@ -152,7 +154,7 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map<string, RpcMethod
       description: 'Delete a session and its messages.',
       params: z.strictObject({ sessionId: id }),
       result: results.sessionDeleteResult,
-      handler: (p, { deps }) => deps.sessions.delete(p.sessionId)
+      handler: (p, { deps }) => deps.chatSessions.delete(p.sessionId)
     })
   ],
   [

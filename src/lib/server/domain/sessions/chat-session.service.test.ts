@@ -4,7 +4,7 @@ import { testDomain } from '../testing';
 let domain: ReturnType<typeof testDomain> | undefined;
 afterEach(() => domain?.close());
 
-describe('SessionService (real SQLite)', () => {
+describe('ChatSessionService (real SQLite)', () => {
   it('compacts all but the newest messages into a summary the next turn sees', async () => {
     domain = testDomain();
     let sessionId = '';

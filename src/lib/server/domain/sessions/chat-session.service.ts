@@ -11,7 +11,8 @@ import { invalid, notFound } from '../../errors';
 /** Messages kept verbatim by a compaction; older ones become the summary. */
 const KEEP_AFTER_COMPACTION = 4;
 
-export class SessionService {
+/** Agents' conversations and their messages; the console's sign-ins are LoginSessionService. */
+export class ChatSessionService {
   constructor(
     private readonly sessions: SessionRepository,
     private readonly bus: DomainBus
