@@ -102,10 +102,11 @@ export default ts.config(
     noStorage,
     above('The gateway', 'trpc', 'realtime')
   ),
+  layer(['src/lib/server/console/**'], notRoutes, noStorage),
   layer(['src/lib/server/trpc/**'], notRoutes, noStorage, above('tRPC', 'gateway', 'realtime')),
   layer(['src/lib/server/realtime/**'], notRoutes, noStorage, above('Realtime', 'gateway', 'trpc')),
   layer(
-    ['src/lib/server/http/**', 'src/lib/server/console/**'],
+    ['src/lib/server/http/**'],
     notRoutes,
     noStorage,
     above('HTTP plumbing', 'domain', 'gateway', 'trpc', 'realtime')
