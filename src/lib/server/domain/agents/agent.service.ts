@@ -100,6 +100,26 @@ export class AgentService {
     return agent;
   }
 
+  /**
+   * The agent that takes a message naming none, the same for every interface: the first
+   * config agent (never disabled), else the first enabled console agent, else the first one
+   * (which then refuses the work as disabled). No queries: definitions only.
+   */
+  defaultAgent(): Agent {
+    const all = this.all();
+    const agent = all.find((a) => !a.disabled) ?? all[0];
+    if (!agent) throw invalid('No agent exists to take the message');
+    return agent;
+  }
+
+  /** The agent a sender's optional `agent` field picks: the named one, or the default. */
+  resolveTarget(name: string | undefined): Agent {
+    if (name === undefined) return this.defaultAgent();
+    const agent = this.#agents.get(name);
+    if (!agent) throw invalid(`agent ${name} does not exist`);
+    return agent;
+  }
+
   info(name: string): AgentInfo {
     return this.#info(this.require(name));
   }
