@@ -7,7 +7,7 @@ import { z } from 'zod';
  * `agent must …` (webhooks); a missing field or a wrong type is phrased by the adapter.
  */
 
-export const AGENT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
+const AGENT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
 /** An agent's name: it appears in session keys, URLs, logs and metrics. */
 export const agentNameSchema = z
   .string()
@@ -30,14 +30,14 @@ export const channelSchema = z
   .string()
   .regex(CHANNEL_PATTERN, `must be letters, digits, . _ @ - only (at most ${CHANNEL_MAX})`);
 
-export const SESSION_KEY_MAX = 200;
+const SESSION_KEY_MAX = 200;
 /** A session's key as a sender names it (`webhook:ci`, `rest:<key>` …). */
 export const sessionKeySchema = z
   .string()
   .min(1, 'must not be empty')
   .max(SESSION_KEY_MAX, `must be at most ${SESSION_KEY_MAX} characters`);
 
-export const SKILL_ID_MAX = 100;
+const SKILL_ID_MAX = 100;
 export const skillIdSchema = z
   .string()
   .min(1, 'must not be empty')
