@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { BerthConfig } from '../../config/config.schema';
 import { BuiltinProvider } from './builtin.provider';
@@ -8,8 +9,9 @@ import { ProviderRegistry, type ProviderSettings } from './provider.registry';
 class SettingsProvider implements Provider {
   readonly name = 'settings';
   constructor(readonly settings: ProviderSettings | null) {}
-  async *run(): AsyncIterable<ProviderChunk> {
-    yield { type: 'done', text: this.settings?.baseUrl ?? '', usage: { prompt: 0, completion: 0 } };
+  run(): AsyncIterable<ProviderChunk> {
+    const text = this.settings?.baseUrl ?? '';
+    return Readable.from([{ type: 'done', text, usage: { prompt: 0, completion: 0 } }]);
   }
 }
 

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Provider, ProviderChunk, ProviderRequest } from '../providers/provider';
 import { testDomain } from '../testing';
@@ -93,9 +94,11 @@ describe('TurnRunner (real SQLite)', () => {
     );
     d.providers.register('openai', (settings) => ({
       name: 'openai',
-      async *run() {
-        yield { type: 'done', text: settings!.baseUrl, usage: { prompt: 0, completion: 0 } };
-      }
+      // Says which entry built it.
+      run: () =>
+        Readable.from([
+          { type: 'done', text: settings!.baseUrl, usage: { prompt: 0, completion: 0 } }
+        ])
     }));
     expect(await d.turns.waitFor(send(d).turnId, 5000)).toMatchObject({
       state: 'completed',
