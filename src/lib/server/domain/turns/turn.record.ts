@@ -4,6 +4,7 @@ import type { TurnRow } from '../../db/repositories/turn.repository';
 export const isFinal = (state: string): boolean =>
   state === 'completed' || state === 'failed' || state === 'cancelled';
 
+/** A turn as every interface shows it (REST, RPC, the bus). */
 export function toRecord(row: TurnRow): TurnRecord {
   return {
     turnId: row.id,

@@ -9,7 +9,7 @@ import { RetryLater } from '../storage-retry';
 import { isFinal, toRecord } from './turn.record';
 import type { TurnRunner } from './turn.runner';
 
-/** Where the gateway has always found it. */
+/** Re-exported: the chat handler imports it from here. */
 export { isFinal } from './turn.record';
 
 export interface EnqueueTurn {
