@@ -27,11 +27,13 @@ import { CredentialService } from './domain/access/credential.service';
 import { AgentService } from './domain/agents/agent.service';
 import { DomainBus } from './domain/bus';
 import { EventService } from './domain/events/event.service';
+import { ProviderRegistry } from './domain/providers/provider.registry';
 import { SessionService } from './domain/sessions/session.service';
 import { unlessUnavailable } from './domain/storage-retry';
 import { builtinSkills } from './domain/skills/builtin-skills';
 import { SkillService } from './domain/skills/skill.service';
 import { TurnService } from './domain/turns/turn.service';
+import { TurnRunner } from './domain/turns/turn.runner';
 import { UsageService } from './domain/usage/usage.service';
 import { LoginSessionService } from './domain/users/login-session.service';
 import { ACCOUNT_THROTTLE, ADDRESS_THROTTLE, LoginThrottle } from './domain/users/login-throttle';
@@ -123,14 +125,21 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
 
   const access = new AccessRepository(database.db);
   const skills = new SkillService(new SkillRunRepository(database.db), builtinSkills(engine));
-  const agents = new AgentService(config, bus, new AgentRepository(database.db), skills, audit);
+  const providers = new ProviderRegistry(() => config.current.providers);
+  const agents = new AgentService(
+    config,
+    bus,
+    new AgentRepository(database.db),
+    skills,
+    audit,
+    providers
+  );
   const chatSessions = new SessionRepository(database.db);
   const turnRepo = new TurnRepository(database.db);
   const turns = new TurnService(
     turnRepo,
-    chatSessions,
+    new TurnRunner(turnRepo, chatSessions, agents, skills, bus),
     agents,
-    skills,
     bus,
     () => config.current.gateway.turns
   );

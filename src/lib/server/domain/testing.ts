@@ -15,10 +15,12 @@ import { AgentService } from './agents/agent.service';
 import { AuditService } from './audit/audit.service';
 import { DomainBus } from './bus';
 import { EventService } from './events/event.service';
+import { ProviderRegistry } from './providers/provider.registry';
 import { SessionService } from './sessions/session.service';
 import { builtinSkills } from './skills/builtin-skills';
 import { SkillService } from './skills/skill.service';
 import { TurnService } from './turns/turn.service';
+import { TurnRunner } from './turns/turn.runner';
 
 /**
  * The assistant domain on a real SQLite file in a temporary folder, for domain tests.
@@ -36,14 +38,21 @@ export function testDomain(
     builtinSkills(new EngineClient({ socketPath: '/nonexistent' }))
   );
   const audit = new AuditService(new AuditRepository(database.db), bus);
-  const agents = new AgentService(config, bus, new AgentRepository(database.db), skills, audit);
+  const providers = new ProviderRegistry(() => config.current.providers);
+  const agents = new AgentService(
+    config,
+    bus,
+    new AgentRepository(database.db),
+    skills,
+    audit,
+    providers
+  );
   const sessionRepo = new SessionRepository(database.db);
   const turnRepo = new TurnRepository(database.db);
   const turns = new TurnService(
     turnRepo,
-    sessionRepo,
+    new TurnRunner(turnRepo, sessionRepo, agents, skills, bus),
     agents,
-    skills,
     bus,
     () => config.current.gateway.turns
   );
@@ -58,6 +67,7 @@ export function testDomain(
     database,
     bus,
     agents,
+    providers,
     skills,
     turns,
     turnRepo,

@@ -14,8 +14,8 @@ import type { AgentRepository, AgentRow } from '../../db/repositories/agent.repo
 import type { Actor, AuditService } from '../audit/audit.service';
 import type { DomainBus } from '../bus';
 import { conflict, DomainError, invalid, notFound } from '../errors';
-import { BuiltinProvider } from '../providers/builtin.provider';
 import type { Provider } from '../providers/provider';
+import type { ProviderRegistry } from '../providers/provider.registry';
 import { configAgents, parseInput, rowAgent, sameAgent, type Agent } from './agent.definition';
 
 export type { Agent } from './agent.definition';
@@ -47,7 +47,6 @@ export class AgentService {
   /** The agents in force: config ones, then console ones the config does not shadow. */
   #agents = new Map<string, Agent>();
   readonly #runtime = new Map<string, AgentRuntime>();
-  readonly #builtin = new BuiltinProvider();
   /** Filled by the composition root: running turns and queued events per agent. */
   counters: {
     running(name: string): number;
@@ -64,7 +63,8 @@ export class AgentService {
     private readonly bus: DomainBus,
     private readonly repo: AgentRepository,
     private readonly skills: { list(): SkillInfo[] },
-    private readonly audit: AuditService
+    private readonly audit: AuditService,
+    private readonly providers: ProviderRegistry
   ) {
     for (const row of repo.all()) this.#rows.set(row.name, row);
     this.#fromConfig = configAgents(config.current);
@@ -146,9 +146,9 @@ export class AgentService {
     this.#announce(name, 'state');
   }
 
+  /** The agent's provider from the registry; INVALID, naming the provider, when none can run. */
   provider(agent: Agent): Provider {
-    if (agent.provider === 'builtin') return this.#builtin;
-    throw new DomainError('INVALID', `provider ${agent.provider} is not available`);
+    return this.providers.resolve(agent.provider);
   }
 
   /** Re-reads the config file and applies this agent's settings; the old ones stay on error. */
@@ -275,7 +275,7 @@ export class AgentService {
   }
 
   #providers(): string[] {
-    return ['builtin', ...Object.keys(this.config.current.providers)];
+    return [...new Set([...this.providers.names(), ...Object.keys(this.config.current.providers)])];
   }
 
   #store(row: AgentRow): void {
@@ -302,7 +302,7 @@ export class AgentService {
 
   #state(agent: Agent): AgentInfo['state'] {
     if (agent.disabled) return 'disabled';
-    if (agent.provider !== 'builtin') return 'error';
+    if (!this.providers.has(agent.provider)) return 'error';
     if (this.counters.running(agent.name) > 0) return 'running';
     return this.counters.lastFailed(agent.name) ? 'error' : 'idle';
   }
