@@ -135,6 +135,41 @@ describe('webhooks', () => {
     }
   });
 
+  it('holds webhook fields to the limits of the other interfaces, agent names included', async () => {
+    const turns = () => (db.prepare('select count(*) n from turns').get() as { n: number }).n;
+    const before = turns();
+    const cases: [string, unknown, RegExp][] = [
+      ['/hooks/agent', { message: 'x', agent: 'ghost' }, /^agent ghost does not exist$/],
+      ['/hooks/agent', { message: 'x', agent: '../main' }, /^agent must be letters, digits/],
+      ['/hooks/agent', { message: 'x', agent: 'a'.repeat(64) }, /^agent must be letters/],
+      ['/hooks/agent', { message: 'x', agent: 7 }, /^agent must be a string$/],
+      ['/hooks/wake', { text: 'x', agent: 'main/../x' }, /^agent must be letters/],
+      ['/hooks/agent', { message: 'x'.repeat(100_001) }, /^message must be at most 100000/],
+      ['/hooks/wake', { text: 'x'.repeat(100_001) }, /^text must be at most 100000/],
+      ['/hooks/agent', { message: '' }, /^message must not be empty$/],
+      ['/hooks/agent', { message: 'x', channel: 'a b' }, /^channel must be letters, digits/],
+      ['/hooks/agent', { message: 'x', session: `webhook:${'s'.repeat(200)}` }, /^session/]
+    ];
+    for (const [path, body, message] of cases) {
+      const reply = await hook(berth.port, path, body);
+      expectError(reply, 400);
+      expect(reply.json.message, JSON.stringify(body).slice(0, 80)).toMatch(message);
+    }
+    expect(turns()).toBe(before);
+
+    // At the limits themselves, the same bodies are taken.
+    const longest = await hook(berth.port, '/hooks/agent', {
+      message: 'x'.repeat(100_000),
+      agent: 'helper',
+      channel: 'c'.repeat(64)
+    });
+    expect(longest.status).toBe(200);
+    expect(turn(longest.json.turnId)).toMatchObject({
+      agent_name: 'helper',
+      channel: 'c'.repeat(64)
+    });
+  });
+
   it('POST /agent starts an isolated turn with model, channel, session and context', async () => {
     const reply = await hook(berth.port, '/hooks/agent', {
       message: 'Summarise the build',

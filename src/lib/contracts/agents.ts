@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { agentNameSchema, type AgentInfo } from './assistant';
+import type { AgentInfo } from './assistant';
+import { agentNameSchema, CHANNEL_MAX, CHANNEL_PATTERN, skillIdSchema } from './fields';
 
 /** Names of agents made in the console: they appear in session keys, URLs and logs. */
 export const consoleAgentNameSchema = z
@@ -30,7 +31,7 @@ export const agentSettingsSchema = z.strictObject({
   model: optionalText(200),
   systemPrompt: optionalText(20_000),
   skills: z
-    .array(z.string().min(1).max(100))
+    .array(skillIdSchema)
     .max(100)
     .default([])
     .transform((list) => [...new Set(list)]),
@@ -40,7 +41,7 @@ export const agentSettingsSchema = z.strictObject({
     .min(HEARTBEAT_MIN_MS, 'Beat at most once a second')
     .max(HEARTBEAT_MAX_MS, 'Beat at least once a day')
     .default(30_000),
-  channel: optionalText(64).refine((c) => c === null || /^[A-Za-z0-9._@-]+$/.test(c), {
+  channel: optionalText(CHANNEL_MAX).refine((c) => c === null || CHANNEL_PATTERN.test(c), {
     error: 'Use letters, digits, . _ @ - only'
   })
 });

@@ -1,9 +1,5 @@
 import { z } from 'zod';
 
-export const agentNameSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/, 'letters, digits, - and _ only');
-
 export interface AgentInfo {
   name: string;
   description: string;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { agentSettingsSchema } from '$lib/contracts/agents';
+import { agentNameSchema, sessionKeySchema } from '$lib/contracts/fields';
 import { roleSchema } from '$lib/contracts/roles';
 
 const rpcToken = z.strictObject({
@@ -30,9 +32,9 @@ const matchKey = z
 const mapping = z.strictObject({
   match: z.record(matchKey, z.unknown()).default({}),
   message: z.string().min(1),
-  session: z.string().min(1).optional(),
+  session: sessionKeySchema.optional(),
   model: z.string().min(1).optional(),
-  agent: z.string().min(1).optional(),
+  agent: agentNameSchema.optional(),
   delivery: z.enum(['announce', 'none']).default('announce')
 });
 
@@ -43,15 +45,10 @@ const engine = z.strictObject({
   tls: z.strictObject({ ca: z.string().optional(), cert: z.string(), key: z.string() }).optional()
 });
 
-const agent = z.strictObject({
-  name: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/i, 'letters, digits, - and _ only'),
-  description: z.string().default(''),
-  provider: z.string().default('builtin'),
-  model: z.string().optional(),
-  systemPrompt: z.string().optional(),
-  skills: z.array(z.string()).default([]),
-  heartbeatMs: z.number().int().min(1000).default(30_000),
-  channel: z.string().optional()
+/** A config agent: the console's agent contract, any-case names, `builtin` unless named. */
+const agent = agentSettingsSchema.extend({
+  name: agentNameSchema,
+  provider: agentSettingsSchema.shape.provider.default('builtin')
 });
 
 const provider = z.strictObject({
@@ -150,11 +147,7 @@ export const configSchema = z.strictObject({
     })
     .prefault({}),
   engines: z.array(engine).default([]),
-  agents: z
-    .array(agent)
-    .default([
-      { name: 'main', provider: 'builtin', heartbeatMs: 30_000, description: '', skills: [] }
-    ]),
+  agents: z.array(agent).prefault([{ name: 'main', provider: 'builtin', heartbeatMs: 30_000 }]),
   providers: z.record(z.string(), provider).default({}),
   skills: z.array(z.record(z.string(), z.unknown())).default([])
 });

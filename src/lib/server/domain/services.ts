@@ -23,10 +23,12 @@ import { AgentService } from './agents/agent.service';
 import { AuditService } from './audit/audit.service';
 import type { DomainBus } from './bus';
 import { EventService } from './events/event.service';
+import { ProviderRegistry } from './providers/provider.registry';
 import { ChatSessionService } from './sessions/chat-session.service';
 import { builtinSkills } from './skills/builtin-skills';
 import { SkillService } from './skills/skill.service';
 import { RunningTurns } from './turns/running-turns';
+import { TurnRunner } from './turns/turn.runner';
 import { TurnService } from './turns/turn.service';
 import { UsageService } from './usage/usage.service';
 import { LoginSessionService } from './users/login-session.service';
@@ -60,7 +62,8 @@ export function createServices({ db, config, bus, engine }: ServiceSources) {
   const runningTurns = new RunningTurns();
   const turnRepo = new TurnRepository(db);
   const eventRepo = new EventRepository(db);
-  const agents = new AgentService(config, bus, new AgentRepository(db), skills, audit, {
+  const providers = new ProviderRegistry(() => config.current.providers);
+  const agents = new AgentService(config, bus, new AgentRepository(db), skills, audit, providers, {
     running: (name) => runningTurns.of(name),
     queuedEvents: (name) => eventRepo.countQueued(name),
     lastFailed: (name) => turnRepo.lastFinished(name)?.state === 'failed'
@@ -68,9 +71,8 @@ export function createServices({ db, config, bus, engine }: ServiceSources) {
   const chatSessionRepo = new SessionRepository(db);
   const turns = new TurnService(
     turnRepo,
-    chatSessionRepo,
+    new TurnRunner(turnRepo, chatSessionRepo, agents, skills, bus),
     agents,
-    skills,
     bus,
     () => config.current.gateway.turns,
     runningTurns
@@ -86,6 +88,7 @@ export function createServices({ db, config, bus, engine }: ServiceSources) {
     credentials,
     idempotency,
     skills,
+    providers,
     agents,
     turns,
     events,

@@ -228,4 +228,32 @@ describe('AgentService: console agents (real SQLite)', () => {
     domain.agents.apply(parseConfig({}, {}));
     expect(seen.map((c) => c.change)).toEqual(['updated', 'deleted']);
   });
+
+  it('a message naming no agent goes to the first config agent, else the first enabled one', () => {
+    domain = testDomain({ agents: [{ name: 'Ops' }, { name: 'main' }] });
+    domain.agents.create(HELPER, OPERATOR);
+    expect(domain.agents.defaultAgent().name).toBe('Ops');
+    expect(domain.agents.resolveTarget(undefined).name).toBe('Ops');
+    expect(domain.agents.resolveTarget('helper').name).toBe('helper');
+    expect(failure(() => domain!.agents.resolveTarget('ghost'))).toBe(
+      'INVALID: agent ghost does not exist'
+    );
+
+    // Console agents only: a disabled one is passed over while an enabled one remains.
+    domain.agents.apply(parseConfig({ agents: [] }, {}));
+    domain.agents.create({ ...HELPER, name: 'second' }, OPERATOR);
+    domain.agents.setDisabled('helper', true, OPERATOR);
+    expect(domain.agents.defaultAgent().name).toBe('second');
+    domain.agents.setDisabled('second', true, OPERATOR);
+    expect(domain.agents.defaultAgent().name).toBe('helper');
+    expect(failure(() => sendTo(domain!, domain!.agents.defaultAgent().name))).toBe(
+      'INVALID: Agent helper is disabled; enable it to send it work'
+    );
+
+    domain.agents.delete('helper', OPERATOR);
+    domain.agents.delete('second', OPERATOR);
+    expect(failure(() => domain!.agents.resolveTarget(undefined))).toBe(
+      'INVALID: No agent exists to take the message'
+    );
+  });
 });

@@ -14,8 +14,8 @@ import type { AgentRepository, AgentRow } from '../../db/repositories/agent.repo
 import type { Actor, AuditService } from '../audit/audit.service';
 import type { DomainBus } from '../bus';
 import { conflict, DomainError, invalid, notFound } from '../../errors';
-import { BuiltinProvider } from '../providers/builtin.provider';
 import type { Provider } from '../providers/provider';
+import type { ProviderRegistry } from '../providers/provider.registry';
 import { configAgents, parseInput, rowAgent, sameAgent, type Agent } from './agent.definition';
 
 export type { Agent } from './agent.definition';
@@ -54,13 +54,13 @@ export class AgentService {
   /** The agents in force: config ones, then console ones the config does not shadow. */
   #agents = new Map<string, Agent>();
   readonly #runtime = new Map<string, AgentRuntime>();
-  readonly #builtin = new BuiltinProvider();
   constructor(
     private readonly config: ConfigStore,
     private readonly bus: DomainBus,
     private readonly repo: AgentRepository,
     private readonly skills: { list(): SkillInfo[] },
     private readonly audit: AuditService,
+    private readonly providers: ProviderRegistry,
     private readonly counters: AgentCounters
   ) {
     for (const row of repo.all()) this.#rows.set(row.name, row);
@@ -97,6 +97,26 @@ export class AgentService {
     return agent;
   }
 
+  /**
+   * The agent that takes a message naming none, the same for every interface: the first
+   * config agent (never disabled), else the first enabled console agent, else the first one
+   * (which then refuses the work as disabled). No queries: definitions only.
+   */
+  defaultAgent(): Agent {
+    const all = this.all();
+    const agent = all.find((a) => !a.disabled) ?? all[0];
+    if (!agent) throw invalid('No agent exists to take the message');
+    return agent;
+  }
+
+  /** The agent a sender's optional `agent` field picks: the named one, or the default. */
+  resolveTarget(name: string | undefined): Agent {
+    if (name === undefined) return this.defaultAgent();
+    const agent = this.#agents.get(name);
+    if (!agent) throw invalid(`agent ${name} does not exist`);
+    return agent;
+  }
+
   info(name: string): AgentInfo {
     return this.#info(this.require(name));
   }
@@ -123,9 +143,9 @@ export class AgentService {
     this.#announce(name, 'state');
   }
 
+  /** The agent's provider from the registry; INVALID, naming the provider, when none can run. */
   provider(agent: Agent): Provider {
-    if (agent.provider === 'builtin') return this.#builtin;
-    throw new DomainError('INVALID', `provider ${agent.provider} is not available`);
+    return this.providers.resolve(agent.provider);
   }
 
   /** Re-reads the config file and applies this agent's settings; the old ones stay on error. */
@@ -252,7 +272,7 @@ export class AgentService {
   }
 
   #providers(): string[] {
-    return ['builtin', ...Object.keys(this.config.current.providers)];
+    return [...new Set([...this.providers.names(), ...Object.keys(this.config.current.providers)])];
   }
 
   #store(row: AgentRow): void {
@@ -279,7 +299,7 @@ export class AgentService {
 
   #state(agent: Agent): AgentInfo['state'] {
     if (agent.disabled) return 'disabled';
-    if (agent.provider !== 'builtin') return 'error';
+    if (!this.providers.has(agent.provider)) return 'error';
     if (this.counters.running(agent.name) > 0) return 'running';
     return this.counters.lastFailed(agent.name) ? 'error' : 'idle';
   }

@@ -1,16 +1,17 @@
 import type { TurnRecord } from '$lib/contracts/assistant';
-import type { SessionRepository } from '../../db/repositories/session.repository';
 import type { TurnRepository, TurnRow } from '../../db/repositories/turn.repository';
 import type { InputTrust, TurnState } from '../../db/schema';
 import type { AgentService } from '../agents/agent.service';
 import type { DomainBus } from '../bus';
 import { decodeCursor, paginate } from '../cursor';
 import { DomainError, notFound } from '../../errors';
-import type { ProviderRequest } from '../providers/provider';
-import type { SkillService } from '../skills/skill.service';
-import { storageFault } from '../../db/storage-fault';
-import { RetryLater, whenStored } from '../storage-retry';
+import { RetryLater } from '../storage-retry';
 import type { RunningTurns } from './running-turns';
+import { isFinal, toRecord } from './turn.record';
+import type { TurnRunner } from './turn.runner';
+
+/** Re-exported: the chat handler imports it from here. */
+export { isFinal } from './turn.record';
 
 export interface EnqueueTurn {
   agentName: string;
@@ -37,7 +38,6 @@ export interface TurnLimits {
 }
 
 const MAX_ATTEMPTS = 3;
-const HISTORY_LIMIT = 40;
 /** Bounds of the Retry-After hint given with a full queue. */
 const MIN_RETRY_S = 1;
 const MAX_RETRY_S = 60;
@@ -48,8 +48,8 @@ const RECOUNT_MS = 1000;
 
 /**
  * Turns as a durable queue in SQLite: enqueue commits before it returns; a scheduler claims
- * queued turns within the running limits (overall and per agent, agents taking turns), runs
- * the provider, and commits the reply.
+ * queued turns within the running limits (overall and per agent, agents taking turns) and
+ * hands each to the runner, which runs the provider and commits the reply.
  *
  * A turn of the builtin provider never waits on I/O: started from a finished one, the next
  * would run in the same macrotask, and a deep queue would hold the event loop until it was
@@ -78,9 +78,8 @@ export class TurnService {
 
   constructor(
     private readonly turns: TurnRepository,
-    private readonly sessions: SessionRepository,
+    private readonly runner: TurnRunner,
     private readonly agents: AgentService,
-    private readonly skills: SkillService,
     private readonly bus: DomainBus,
     private readonly limits: () => TurnLimits,
     private readonly runningTurns: RunningTurns
@@ -294,85 +293,15 @@ export class TurnService {
     this.#claimRetry.clear();
   }
 
-  /** A write that ends a turn, tried until storage takes it; the turn stays running meanwhile. */
-  #stored<T>(write: () => T): Promise<T | undefined> {
-    return whenStored(write, () => this.#stopped);
-  }
-
   async #run(row: TurnRow): Promise<void> {
     const abort = new AbortController();
     this.#aborts.set(row.id, abort);
     try {
-      const agent = this.agents.require(row.agentName);
-      const provider = this.agents.provider(agent);
-      const session = this.sessions.byId(row.sessionId);
-      const history: ProviderRequest['history'] = this.sessions
-        .history(row.sessionId, HISTORY_LIMIT)
-        .filter((m) => m.id !== row.messageId)
-        .map((m) => ({ role: m.role, content: m.content, trust: m.trust }));
-      if (session?.summary)
-        history.unshift({
-          role: 'system',
-          content: `Summary of earlier messages: ${session.summary}`,
-          trust: 'operator'
-        });
-      const offered = this.#offeredSkills(agent.skills, row.context);
-      let reply = '';
-      let usage = { prompt: 0, completion: 0 };
-      for await (const chunk of provider.run({
-        agentName: agent.name,
-        model: row.model ?? agent.model ?? null,
-        systemPrompt: agent.systemPrompt ?? null,
-        history,
-        input: row.input,
-        trust: row.trust,
-        skills: offered,
-        runSkill: async (id, params) => {
-          if (!offered.some((skill) => skill.id === id))
-            throw new Error(`skill ${id} is not offered to this turn`);
-          const run = await this.skills.trigger(
-            id,
-            params,
-            { trigger: `turn:${row.id}`, actor: agent.name },
-            abort.signal
-          );
-          return run.output;
-        },
-        status: () => this.agents.status(agent.name),
-        signal: abort.signal
-      })) {
-        if (chunk.type === 'delta')
-          this.bus.emit('message.delta', {
-            turnId: row.id,
-            sessionId: row.sessionId,
-            agentName: row.agentName,
-            text: chunk.text
-          });
-        else {
-          reply = chunk.text;
-          usage = chunk.usage;
-        }
-      }
-      if (this.#stopped) return;
-      await this.#stored(() => this.#complete(row, reply, usage));
-    } catch (err) {
-      if (this.#stopped) return;
-      if (storageFault(err)) {
-        // Storage failed the run before it had a reply (its history could not be read): the
-        // turn goes back to the queue rather than failing for a passing fault.
-        const queued = await this.#stored(() =>
-          this.turns.finish(row.id, { state: 'queued', startedAt: null })
-        );
-        if (queued) this.bus.emit('turn.changed', toRecord(queued));
-        if (queued) this.#addQueued(row.agentName, 1);
+      // Back in the queue after a storage fault: its agent's claims wait for the backoff.
+      if ((await this.runner.run(row, abort.signal)) === 'requeued') {
+        this.#addQueued(row.agentName, 1);
         this.#claimRetry.schedule(row.agentName);
-        return;
       }
-      const error = err instanceof Error ? err.message : String(err);
-      const failed = await this.#stored(() =>
-        this.turns.finish(row.id, { state: 'failed', error, finishedAt: Date.now() })
-      );
-      if (failed) this.bus.emit('turn.changed', toRecord(failed));
     } finally {
       this.#aborts.delete(row.id);
     }
@@ -398,89 +327,4 @@ export class TurnService {
     for (const row of cancelled) this.bus.emit('turn.changed', toRecord(row));
     return cancelled.length;
   }
-
-  /** The agent's allowed skills (all when it lists none), narrowed by a request's skill_ids. */
-  #offeredSkills(allowed: string[], context: Record<string, unknown> | null) {
-    const requested = Array.isArray(context?.skillIds) ? (context.skillIds as unknown[]) : [];
-    return this.skills
-      .list()
-      .filter((s) => allowed.length === 0 || allowed.includes(s.id))
-      .filter((s) => requested.length === 0 || requested.includes(s.id));
-  }
-
-  /**
-   * The reply, its announcement and the `completed` state commit together, so a retry after a
-   * refused commit cannot post the reply twice; subscribers hear of them once committed.
-   */
-  #complete(row: TurnRow, reply: string, usage: { prompt: number; completion: number }): void {
-    const now = Date.now();
-    const { messages, done } = this.turns.atomically(() => {
-      const posted = [
-        this.sessions.appendMessage(row.sessionId, {
-          id: crypto.randomUUID(),
-          role: 'assistant',
-          content: reply,
-          turnId: row.id,
-          channel: row.channel,
-          tokens: usage.completion,
-          createdAt: now
-        })
-      ];
-      if (row.delivery === 'announce') {
-        const announced = this.#announce(row, reply, now);
-        if (announced) posted.push(announced);
-      }
-      const finished = this.turns.finish(row.id, {
-        state: 'completed',
-        result: reply,
-        promptTokens: usage.prompt,
-        completionTokens: usage.completion,
-        finishedAt: now
-      });
-      return { messages: posted, done: finished };
-    });
-    for (const message of messages)
-      this.bus.emit('message.created', {
-        sessionId: message.sessionId,
-        agentName: row.agentName,
-        messageId: message.id,
-        role: 'assistant',
-        content: reply
-      });
-    // Last, so whoever sees `completed` also sees the reply and its announcement.
-    if (done) this.bus.emit('turn.changed', toRecord(done));
-  }
-
-  /** Delivery `announce`: the result is posted to the agent's main session too. */
-  #announce(row: TurnRow, reply: string, now: number) {
-    const main = this.sessions.getOrCreate(row.agentName, 'main', now);
-    if (main.id === row.sessionId) return null;
-    return this.sessions.appendMessage(main.id, {
-      id: crypto.randomUUID(),
-      role: 'assistant',
-      content: reply,
-      turnId: row.id,
-      channel: 'announce',
-      createdAt: now
-    });
-  }
-}
-
-export const isFinal = (state: string): boolean =>
-  state === 'completed' || state === 'failed' || state === 'cancelled';
-
-export function toRecord(row: TurnRow): TurnRecord {
-  return {
-    turnId: row.id,
-    sessionId: row.sessionId,
-    agentName: row.agentName,
-    state: row.state,
-    source: row.source,
-    queuedAt: row.queuedAt,
-    startedAt: row.startedAt ?? null,
-    finishedAt: row.finishedAt ?? null,
-    result: row.result ?? null,
-    error: row.error ?? null,
-    usage: { prompt: row.promptTokens, completion: row.completionTokens }
-  };
 }

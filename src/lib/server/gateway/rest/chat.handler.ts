@@ -12,9 +12,7 @@ import { SseStream } from './sse';
 export async function chatSend(ctx: RestContext): Promise<void> {
   const { deps, caller } = ctx;
   const body = parseBody(chatSendBody, await readJsonBody(ctx.req, deps.bodyLimit));
-  const agentName = body.agent ?? deps.agents.list()[0]?.name;
-  if (!agentName || !deps.agents.find(agentName))
-    throw new HttpProblem(400, `agent: no agent named ${agentName ?? '(none configured)'}`);
+  const agentName = deps.agents.resolveTarget(body.agent).name;
   const skillIds = body.skill_ids ?? [];
   const known = new Set(deps.skills.list().map((s) => s.id));
   const unknown = skillIds.filter((id) => !known.has(id));

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { agentNameSchema } from '$lib/contracts/assistant';
+import {
+  agentNameSchema,
+  messageTextSchema,
+  sessionKeySchema,
+  skillIdSchema
+} from '$lib/contracts/fields';
 import { HttpProblem } from './problem';
 
 /**
@@ -8,16 +13,16 @@ import { HttpProblem } from './problem';
  * clients written against a later version still work.
  */
 export const chatSendBody = z.object({
-  message: z.string().min(1, 'must not be empty').max(100_000),
+  message: messageTextSchema,
   stream: z.boolean().optional(),
-  skill_ids: z.array(z.string().min(1)).max(100).optional(),
+  skill_ids: z.array(skillIdSchema).max(100).optional(),
   agent: agentNameSchema.optional(),
-  session: z.string().min(1).max(200).optional()
+  session: sessionKeySchema.optional()
 });
 export type ChatSendBody = z.infer<typeof chatSendBody>;
 
 export const skillTriggerBody = z.object({
-  skill_id: z.string().min(1),
+  skill_id: skillIdSchema,
   params: z.record(z.string(), z.unknown()).optional()
 });
 export type SkillTriggerBody = z.infer<typeof skillTriggerBody>;

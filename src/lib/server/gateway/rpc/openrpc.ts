@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { RPC_CONTRACTS, type RpcMethodContract } from '$lib/contracts/rpc-methods';
 import type { discoverResult } from '$lib/contracts/rpc-results';
 import { RPC_ERRORS } from './jsonrpc';
-import type { RpcMethod } from './rpc.method';
 
 type JsonSchema = Record<string, unknown>;
 type OpenRpcDocument = z.output<typeof discoverResult>;
@@ -9,14 +9,11 @@ type OpenRpcDocument = z.output<typeof discoverResult>;
 let cached: { version: string; doc: OpenRpcDocument } | undefined;
 
 /**
- * rpc.discover: an OpenRPC 1.3 document generated from the method table, so the schemas
+ * rpc.discover: an OpenRPC 1.3 document generated from the contract table, so the schemas
  * published are the very zod schemas that validate the calls (params) and type the handlers
- * (results, from the contracts).
+ * (results).
  */
-export function openRpcDocument(
-  methods: ReadonlyMap<string, RpcMethod>,
-  version: string
-): OpenRpcDocument {
+export function openRpcDocument(version: string): OpenRpcDocument {
   if (cached?.version === version) return cached.doc;
   const doc = {
     openrpc: '1.3.2',
@@ -30,7 +27,7 @@ export function openRpcDocument(
       { name: 'http', url: '/rpc' },
       { name: 'websocket', url: '/rpc/ws' }
     ],
-    methods: [...methods].map(([name, method]) => describe(name, method)),
+    methods: Object.entries(RPC_CONTRACTS).map(([name, method]) => describe(name, method)),
     components: {
       errors: Object.fromEntries(
         Object.entries(RPC_ERRORS).map(([key, e]) => [key, { code: e.code, message: e.message }])
@@ -51,7 +48,7 @@ export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchem
   return rest;
 }
 
-function describe(name: string, method: RpcMethod) {
+function describe(name: string, method: RpcMethodContract) {
   const schema = jsonSchema(method.params, 'input');
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required ?? []) as string[]);

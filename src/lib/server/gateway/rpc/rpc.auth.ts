@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Role } from '$lib/contracts/roles';
+import { rpcContract } from '$lib/contracts/rpc-methods';
 import { CredentialService, type RpcCredential } from '../../domain/access/credential.service';
 import type { GatewayDeps } from '../gateway.deps';
 import { bearerToken } from '../auth/bearer';
@@ -15,23 +16,13 @@ export interface Caller {
 }
 
 /** Methods any authenticated caller may use: they reveal or change nothing. */
-const ALWAYS = new Set(['rpc.discover', 'events.unsubscribe']);
+const always = (method: string) => rpcContract(method)?.access === 'always';
 
 /** What a console viewer may call over /rpc/ws; operators and admins may call everything. */
-const READ_ONLY = new Set([
-  'agent.list',
-  'agent.status',
-  'session.list',
-  'session.get',
-  'system.health',
-  'system.info',
-  'usage.stats',
-  'event.get',
-  'event.list',
-  'turn.get',
-  'turn.list',
-  'events.subscribe'
-]);
+const readable = (method: string) => {
+  const access = rpcContract(method)?.access;
+  return access === 'read' || access === 'always';
+};
 
 /** One Caller per credential object (they are replaced when credentials change), not per call. */
 const callers = new WeakMap<RpcCredential, Caller>();
@@ -43,7 +34,7 @@ export function tokenCaller(credential: RpcCredential): Caller {
       name: credential.name,
       kind: 'token',
       credentialId: credential.id,
-      may: (method) => ALWAYS.has(method) || CredentialService.permits(credential, method)
+      may: (method) => always(method) || CredentialService.permits(credential, method)
     };
     callers.set(credential, caller);
   }
@@ -55,7 +46,7 @@ export function consoleCaller(user: { email: string; role: Role }): Caller {
     name: `console:${user.email}`,
     kind: 'console',
     credentialId: null,
-    may: (method) => user.role !== 'viewer' || ALWAYS.has(method) || READ_ONLY.has(method)
+    may: (method) => user.role !== 'viewer' || readable(method)
   };
 }
 

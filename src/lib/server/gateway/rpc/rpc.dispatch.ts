@@ -2,8 +2,7 @@ import type { GatewayDeps } from '../gateway.deps';
 import { RpcError, RPC_ERRORS, type RpcCall } from './jsonrpc';
 import type { Caller } from './rpc.auth';
 import { toRpcError, zodDetail } from './rpc.errors';
-import type { PushChannel, RpcMethod } from './rpc.method';
-import { METHODS } from './rpc.methods';
+import { METHODS, type PushChannel, type RpcMethod } from './rpc.methods';
 
 export type RpcDispatcher = (
   call: RpcCall,

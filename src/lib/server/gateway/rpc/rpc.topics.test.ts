@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { topicPattern } from '$lib/contracts/rpc-topics';
 import { DomainBus } from '../../domain/bus';
-import { topicMatches, topicPattern, watchBus, type Push } from './rpc.topics';
+import { topicMatches, watchBus, type Push } from './rpc.topics';
 
 describe('rpc topics', () => {
   it('matches exact names, groups and everything', () => {

@@ -1,36 +1,9 @@
-import { z } from 'zod';
 import type { DomainBus } from '../../domain/bus';
 
 /**
- * Push topics of /rpc/ws. Every domain event becomes one topic name `<group>.<name>`;
- * subscribers ask for exact names or a whole group (`turn.*`), or everything (`*`).
+ * Push topics of /rpc/ws: every domain event becomes one topic name `<group>.<name>` (the names
+ * and the subscription patterns are in `$lib/contracts/rpc-topics`).
  */
-export const TOPICS = {
-  turn: ['queued', 'running', 'completed', 'failed', 'cancelled'],
-  message: ['delta', 'created'],
-  event: ['queued', 'processing', 'done', 'failed'],
-  session: ['created', 'compacted', 'deleted'],
-  agent: ['changed']
-} as const;
-
-export const MAX_TOPICS = 32;
-
-const known = new Set<string>([
-  '*',
-  ...Object.entries(TOPICS).flatMap(([group, names]) => [
-    `${group}.*`,
-    ...names.map((n) => `${group}.${n}`)
-  ])
-]);
-
-export const topicPattern = z
-  .string()
-  .max(64)
-  .refine((t) => known.has(t), {
-    message: `unknown topic; use exact names such as turn.completed or groups: ${Object.keys(TOPICS)
-      .map((g) => `${g}.*`)
-      .join(', ')}`
-  });
 
 /** True when a subscription pattern covers the topic. */
 export function topicMatches(pattern: string, topic: string): boolean {

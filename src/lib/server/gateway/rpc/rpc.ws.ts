@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { MAX_TOPICS } from '$lib/contracts/rpc-topics';
 import type { DomainBus } from '../../domain/bus';
 import type { Logger } from '../../logger';
 import { retryAfterSeconds } from '../auth/auth-throttle';
@@ -16,8 +17,8 @@ import {
 import type { UpgradeAuth } from './rpc.auth';
 import type { RpcDispatcher } from './rpc.dispatch';
 import { InFlight } from './rpc.inflight';
-import type { PushChannel } from './rpc.method';
-import { MAX_TOPICS, topicMatches, watchBus, type Push } from './rpc.topics';
+import type { PushChannel } from './rpc.methods';
+import { topicMatches, watchBus, type Push } from './rpc.topics';
 
 type Authenticated = Extract<UpgradeAuth, { kind: 'caller' }>;
 

@@ -57,7 +57,7 @@ export function mappingAction(name: string): WebhookAction {
     const source: TemplateSource = { body, headers: templateHeaders(headers) };
     return deps.idempotency.once(`webhook:mapping:${name}`, key, () => {
       if (!mappingMatches(mapping.match, source)) return ok({ message: 'ignored', matched: false });
-      const agentName = mapping.agent ?? defaultAgent(deps);
+      const agentName = mapping.agent ?? deps.agents.defaultAgent().name;
       if (!deps.agents.find(agentName))
         throw new WebhookError(500, 'internal', `Mapping ${name} names an unknown agent`);
       const { turnId, sessionId } = deps.turns.enqueue({
@@ -111,17 +111,9 @@ const ok = (fields: Record<string, unknown>): Answer => ({
   body: { status: 200, ...fields }
 });
 
-/** The first configured agent (normally `main`); read from config, as list() costs queries. */
-function defaultAgent(deps: GatewayDeps): string {
-  const first = deps.config.current.agents[0]?.name ?? deps.agents.list()[0]?.name;
-  if (!first) throw new WebhookError(500, 'internal', 'No agent is configured');
-  return first;
-}
-
+/** The named agent, or the domain's default when the sender names none; unknown → 400. */
 function pickAgent(deps: GatewayDeps, requested: string | undefined): string {
-  if (requested === undefined) return defaultAgent(deps);
-  if (!deps.agents.find(requested)) throw badRequest(`agent ${requested} is not configured`);
-  return requested;
+  return deps.agents.resolveTarget(requested).name;
 }
 
 /** Credentials never reach a template (and so never a stored message). */

@@ -1,31 +1,31 @@
 import { z } from 'zod';
+import {
+  agentNameSchema,
+  channelSchema,
+  messageTextSchema,
+  sessionKeySchema
+} from '$lib/contracts/fields';
 import { badRequest } from './webhook.errors';
 
-/** `text is required` for a missing field, `text must be a string` for a wrong type. */
-const required = (kind: string) => ({
-  error: (issue: { input?: unknown }) =>
-    issue.input === undefined ? 'is required' : `must be ${kind}`
-});
-const name = z.string(required('a string')).min(1, 'must not be empty').max(256, 'is too long');
-const freeForm = z.record(z.string(), z.unknown(), required('an object'));
+const freeForm = z.record(z.string(), z.unknown());
 
 export const wakeBody = z.object({
-  text: z.string(required('a string')).min(1, 'must not be empty'),
+  text: messageTextSchema,
   metadata: freeForm.optional(),
   mode: z
     .enum(['now', 'next-heartbeat'], { error: 'must be "now" or "next-heartbeat"' })
     .optional(),
-  agent: name.optional()
+  agent: agentNameSchema.optional()
 });
 export type WakeBody = z.infer<typeof wakeBody>;
 
 export const agentBody = z.object({
-  message: z.string(required('a string')).min(1, 'must not be empty'),
-  model: name.optional(),
-  channel: name.optional(),
-  session: name.optional(),
+  message: messageTextSchema,
+  model: z.string().min(1, 'must not be empty').max(256, 'is too long').optional(),
+  channel: channelSchema.optional(),
+  session: sessionKeySchema.optional(),
   context: freeForm.optional(),
-  agent: name.optional()
+  agent: agentNameSchema.optional()
 });
 export type AgentBody = z.infer<typeof agentBody>;
 
@@ -33,8 +33,22 @@ export type AgentBody = z.infer<typeof agentBody>;
 export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     throw badRequest('Body must be a JSON object');
-  const result = schema.safeParse(body);
+  const result = schema.safeParse(body, { reportInput: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
-  throw badRequest(`${issue.path.join('.') || 'body'} ${issue.message}`);
+  throw badRequest(`${issue.path.join('.') || 'body'} ${issueText(issue)}`);
+}
+
+/** What a JSON value of each expected type is called in a message. */
+const KINDS: Record<string, string> = {
+  string: 'a string',
+  record: 'an object',
+  object: 'an object'
+};
+
+/** `is required` for a missing field, `must be a string` for a wrong type, else the schema's. */
+function issueText(issue: z.ZodError['issues'][number]): string {
+  if (issue.code !== 'invalid_type') return issue.message;
+  if (issue.input === undefined) return 'is required';
+  return `must be ${KINDS[issue.expected] ?? issue.expected}`;
 }

@@ -1,0 +1,178 @@
+import type { SessionRepository } from '../../db/repositories/session.repository';
+import type { TurnRepository, TurnRow } from '../../db/repositories/turn.repository';
+import { storageFault } from '../../db/storage-fault';
+import type { AgentService } from '../agents/agent.service';
+import type { DomainBus } from '../bus';
+import type { ProviderRequest } from '../providers/provider';
+import type { SkillService } from '../skills/skill.service';
+import { whenStored } from '../storage-retry';
+import { toRecord } from './turn.record';
+
+const HISTORY_LIMIT = 40;
+
+/**
+ * How a run ended: `done` (completed or failed, committed), `requeued` (storage failed it
+ * before a reply: the turn is queued again and its claim should wait), `stopped` (the signal
+ * ended it; the turn stays `running` for recovery at the next start).
+ */
+export type RunOutcome = 'done' | 'requeued' | 'stopped';
+
+/**
+ * Runs one claimed turn: the session's history (after its summary, each message with its
+ * trust), the skills offered, the agent's provider streaming deltas onto the bus, then the
+ * commit of the reply. The scheduler (TurnService) decides what runs when; the signal is
+ * aborted only when it stops.
+ */
+export class TurnRunner {
+  constructor(
+    private readonly turns: TurnRepository,
+    private readonly sessions: SessionRepository,
+    private readonly agents: AgentService,
+    private readonly skills: SkillService,
+    private readonly bus: DomainBus
+  ) {}
+
+  async run(row: TurnRow, signal: AbortSignal): Promise<RunOutcome> {
+    // A write that ends a turn, tried until storage takes it; the turn stays running meanwhile.
+    const stored = <T>(write: () => T) => whenStored(write, () => signal.aborted);
+    try {
+      const agent = this.agents.require(row.agentName);
+      const provider = this.agents.provider(agent);
+      const session = this.sessions.byId(row.sessionId);
+      const history: ProviderRequest['history'] = this.sessions
+        .history(row.sessionId, HISTORY_LIMIT)
+        .filter((m) => m.id !== row.messageId)
+        .map((m) => ({ role: m.role, content: m.content, trust: m.trust }));
+      if (session?.summary)
+        history.unshift({
+          role: 'system',
+          content: `Summary of earlier messages: ${session.summary}`,
+          trust: 'operator'
+        });
+      const offered = this.#offeredSkills(agent.skills, row.context);
+      let reply = '';
+      let usage = { prompt: 0, completion: 0 };
+      for await (const chunk of provider.run({
+        agentName: agent.name,
+        model: row.model ?? agent.model ?? null,
+        systemPrompt: agent.systemPrompt ?? null,
+        history,
+        input: row.input,
+        trust: row.trust,
+        skills: offered,
+        runSkill: async (id, params) => {
+          if (!offered.some((skill) => skill.id === id))
+            throw new Error(`skill ${id} is not offered to this turn`);
+          const run = await this.skills.trigger(
+            id,
+            params,
+            { trigger: `turn:${row.id}`, actor: agent.name },
+            signal
+          );
+          return run.output;
+        },
+        status: () => this.agents.status(agent.name),
+        signal
+      })) {
+        if (chunk.type === 'delta')
+          this.bus.emit('message.delta', {
+            turnId: row.id,
+            sessionId: row.sessionId,
+            agentName: row.agentName,
+            text: chunk.text
+          });
+        else {
+          reply = chunk.text;
+          usage = chunk.usage;
+        }
+      }
+      if (signal.aborted) return 'stopped';
+      await stored(() => this.#complete(row, reply, usage));
+      return signal.aborted ? 'stopped' : 'done';
+    } catch (err) {
+      if (signal.aborted) return 'stopped';
+      if (storageFault(err)) {
+        // Storage failed the run before it had a reply (its history could not be read): the
+        // turn goes back to the queue rather than failing for a passing fault.
+        const queued = await stored(() =>
+          this.turns.finish(row.id, { state: 'queued', startedAt: null })
+        );
+        if (!queued) return 'stopped';
+        this.bus.emit('turn.changed', toRecord(queued));
+        return 'requeued';
+      }
+      const error = err instanceof Error ? err.message : String(err);
+      const failed = await stored(() =>
+        this.turns.finish(row.id, { state: 'failed', error, finishedAt: Date.now() })
+      );
+      if (failed) this.bus.emit('turn.changed', toRecord(failed));
+      return 'done';
+    }
+  }
+
+  /** The agent's allowed skills (all when it lists none), narrowed by a request's skill_ids. */
+  #offeredSkills(allowed: string[], context: Record<string, unknown> | null) {
+    const requested = Array.isArray(context?.skillIds) ? (context.skillIds as unknown[]) : [];
+    return this.skills
+      .list()
+      .filter((s) => allowed.length === 0 || allowed.includes(s.id))
+      .filter((s) => requested.length === 0 || requested.includes(s.id));
+  }
+
+  /**
+   * The reply, its announcement and the `completed` state commit together, so a retry after a
+   * refused commit cannot post the reply twice; subscribers hear of them once committed.
+   */
+  #complete(row: TurnRow, reply: string, usage: { prompt: number; completion: number }): void {
+    const now = Date.now();
+    const { messages, done } = this.turns.atomically(() => {
+      const posted = [
+        this.sessions.appendMessage(row.sessionId, {
+          id: crypto.randomUUID(),
+          role: 'assistant',
+          content: reply,
+          turnId: row.id,
+          channel: row.channel,
+          tokens: usage.completion,
+          createdAt: now
+        })
+      ];
+      if (row.delivery === 'announce') {
+        const announced = this.#announce(row, reply, now);
+        if (announced) posted.push(announced);
+      }
+      const finished = this.turns.finish(row.id, {
+        state: 'completed',
+        result: reply,
+        promptTokens: usage.prompt,
+        completionTokens: usage.completion,
+        finishedAt: now
+      });
+      return { messages: posted, done: finished };
+    });
+    for (const message of messages)
+      this.bus.emit('message.created', {
+        sessionId: message.sessionId,
+        agentName: row.agentName,
+        messageId: message.id,
+        role: 'assistant',
+        content: reply
+      });
+    // Last, so whoever sees `completed` also sees the reply and its announcement.
+    if (done) this.bus.emit('turn.changed', toRecord(done));
+  }
+
+  /** Delivery `announce`: the result is posted to the agent's main session too. */
+  #announce(row: TurnRow, reply: string, now: number) {
+    const main = this.sessions.getOrCreate(row.agentName, 'main', now);
+    if (main.id === row.sessionId) return null;
+    return this.sessions.appendMessage(main.id, {
+      id: crypto.randomUUID(),
+      role: 'assistant',
+      content: reply,
+      turnId: row.id,
+      channel: 'announce',
+      createdAt: now
+    });
+  }
+}
