@@ -82,10 +82,6 @@ export class EventService {
     return { events: items, nextCursor };
   }
 
-  queuedCount(agentName: string): number {
-    return this.events.countQueued(agentName);
-  }
-
   /** One heartbeat: queued events become one turn on the agent's main session. */
   beat(agentName: string): string | null {
     if (this.#stopped) return null;
