@@ -3,32 +3,11 @@
  * /healthz requests/s against a bare node:http server answering the same JSON (loopback).
  * Run: `npm run bench` (after `npm run build`).
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { freePort, load, loadTool, rssMiB, startBare, waitForStatus } from './lib.ts';
+import { rmSync } from 'node:fs';
+import { load, loadTool, rssMiB, spawnBerth, startBare } from './lib.ts';
 
-const root = resolve(import.meta.dirname, '..');
-const dataDir = mkdtempSync(join(tmpdir(), 'berth-bench-'));
-const port = await freePort();
-const url = `http://127.0.0.1:${port}`;
-
-const spawnedAt = performance.now();
-const berth = spawn(process.execPath, ['server.ts'], {
-  cwd: root,
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    BERTH_DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production'
-  },
-  stdio: 'inherit'
-});
-await waitForStatus(`${url}/readyz`, 200);
-const readyMs = Math.round(performance.now() - spawnedAt);
+// No config file; warnings only, as the figures were first taken.
+const { url, dataDir, proc: berth, readyMs } = await spawnBerth(null, { LOG_LEVEL: 'warn' });
 
 await new Promise((r) => setTimeout(r, 3_000));
 const idleRss = rssMiB(berth.pid!);

@@ -16,7 +16,7 @@ import { execFile } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { rssMiB, spawnBerth } from './lib.ts';
+import { rssMiB, spawnBerth, wrkJsonPost } from './lib.ts';
 
 const TOKEN = 'bench-webhook-token-0123456789';
 const FLOOD = 20_000;
@@ -97,10 +97,7 @@ const summary = (values: number[]) =>
 const lua = join(dataDir, 'agent.lua');
 writeFileSync(
   lua,
-  `wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Authorization"] = "Bearer ${TOKEN}"
-wrk.body = '{"message":"flood"}'
+  `${wrkJsonPost(TOKEN)}wrk.body = '{"message":"flood"}'
 threads = {}
 function setup(thread) table.insert(threads, thread) end
 n, ok, limited, retry, other = 0, 0, 0, 0, 0

@@ -130,3 +130,9 @@ export async function spawnBerth(config: string | null, env: Record<string, stri
   await waitForStatus(`${url}/readyz`, 200);
   return { url, port, dataDir, proc, readyMs: Math.round(performance.now() - spawnedAt) };
 }
+
+/** The head of a wrk Lua script that POSTs JSON with a bearer token. */
+export const wrkJsonPost = (token: string) => `wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Bearer ${token}"
+`;

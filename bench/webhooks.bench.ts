@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { rssMiB, spawnBerth, startBare } from './lib.ts';
+import { rssMiB, spawnBerth, startBare, wrkJsonPost } from './lib.ts';
 
 const TOKEN = 'bench-webhook-token-0123456789';
 const {
@@ -31,10 +31,7 @@ const bare = await startBare(
 const script = join(dataDir, 'wake.lua');
 writeFileSync(
   script,
-  `wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Authorization"] = "Bearer ${TOKEN}"
-local n = 0
+  `${wrkJsonPost(TOKEN)}local n = 0
 local tag = tostring(os.time()) .. "-" .. tostring(math.random(1, 1000000000))
 request = function()
   n = n + 1

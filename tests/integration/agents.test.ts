@@ -2,28 +2,21 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, login, startBerth, trpc, type Berth } from './helpers/berth';
+import { login, startBerth, trpc, type Berth } from './helpers/berth';
+import { berthConfig, OPS, rpcToken } from './helpers/config';
+import { ADMIN_ENV, signInAs } from './helpers/console';
+import { callRpc } from './helpers/rpc';
 import { openRpcWs } from './helpers/sockets';
 
-const OPS = 'ops-token-0123456789abcdef';
 const REST_KEY = 'ci-operator-key-0123456789abcdef';
 const HOOK = 'webhook-token-0123456789abcdef';
-const CONFIG = `gateway:
-  rpc:
-    auth:
-      tokens:
-        - { name: ops, token: "${OPS}", permissions: ["*"] }
-  rest:
-    apiKeys:
-      - { name: ci, key: "${REST_KEY}", role: operator }
-webhooks:
-  enabled: true
-  token: "${HOOK}"
-agents:
-  - { name: main, provider: builtin }
-`;
-const ENV = { BERTH_ADMIN_EMAIL: ADMIN.email, BERTH_ADMIN_PASSWORD: ADMIN.password };
-const PASSWORD = 'a-long-password-1';
+// `agents` comes last: a test appends an agent to the file.
+const CONFIG = berthConfig({
+  rpcTokens: [rpcToken('ops', OPS)],
+  apiKeys: [{ name: 'ci', key: REST_KEY, role: 'operator' }],
+  webhookToken: HOOK,
+  agents: [{ name: 'main', provider: 'builtin' }]
+});
 
 interface RpcAnswer {
   result?: Record<string, unknown>;
@@ -37,38 +30,21 @@ describe('agents made in the console', () => {
   let viewer: string;
 
   const start = async () => {
-    berth = await startBerth({ dataDir, config: CONFIG, env: ENV });
+    berth = await startBerth({ dataDir, config: CONFIG, env: ADMIN_ENV });
   };
   beforeAll(async () => {
     await start();
     const admin = await login(berth);
-    for (const role of ['operator', 'viewer'])
-      expect(
-        (
-          await trpc(berth, admin, 'users.create', {
-            email: `${role}@example.com`,
-            name: role,
-            role,
-            password: PASSWORD
-          })
-        ).status
-      ).toBe(200);
-    operator = await login(berth, 'operator@example.com', PASSWORD);
-    viewer = await login(berth, 'viewer@example.com', PASSWORD);
+    operator = await signInAs(berth, admin, 'operator');
+    viewer = await signInAs(berth, admin, 'viewer');
   });
   afterAll(async () => {
     await berth.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const rpc = async (method: string, params: unknown = {}): Promise<RpcAnswer> => {
-    const res = await fetch(`${berth.url}/rpc`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${OPS}` },
-      body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 })
-    });
-    return (await res.json()) as RpcAnswer;
-  };
+  const rpc = async (method: string, params: unknown = {}): Promise<RpcAnswer> =>
+    (await callRpc(berth, OPS, method, params)) as RpcAnswer;
   const post = async (path: string, token: string, body: unknown) => {
     const res = await fetch(`${berth.url}${path}`, {
       method: 'POST',

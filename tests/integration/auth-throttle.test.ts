@@ -1,10 +1,11 @@
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { TOKEN, type Reply } from '../fixtures/webhooks';
+import { JSON_TYPE, send, TOKEN, type Reply } from '../fixtures/webhooks';
 import { startBerth, type Berth } from './helpers/berth';
+import { berthConfig, OPS, rpcToken } from './helpers/config';
+import { bearer, rpcRequest } from './helpers/rpc';
 
-const OPS = 'ops-token-0123456789abcdef';
 const KEY = 'rest-ops-key-0123456789abcdef';
 const WINDOW_MS = 3000;
 const MAX_FAILURES = 5;
@@ -18,43 +19,13 @@ function from(
   port: number,
   options: { path: string; headers?: Record<string, string>; body?: string; agent?: Agent }
 ): Promise<Reply> {
-  return new Promise((done, fail) => {
-    const body = options.body ?? '{}';
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        localAddress: address,
-        method: 'POST',
-        path: options.path,
-        agent: options.agent,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': String(Buffer.byteLength(body)),
-          ...options.headers
-        }
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (text += d));
-        res.on('end', () => {
-          let json: Record<string, unknown> = {};
-          try {
-            json = JSON.parse(text) as Record<string, unknown>;
-          } catch {
-            // not JSON: the caller checks `text`
-          }
-          done({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-        });
-      }
-    );
-    req.on('error', fail);
-    req.end(body);
+  return send(port, {
+    ...options,
+    localAddress: address,
+    headers: { ...JSON_TYPE, ...options.headers },
+    body: options.body ?? '{}'
   });
 }
-
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** One call per interface, with the given credential. */
 const calls = {
@@ -74,7 +45,7 @@ const calls = {
     from(address, berth.port, {
       path: '/rpc',
       headers: bearer(token),
-      body: JSON.stringify({ jsonrpc: '2.0', method: 'agent.list', params: {}, id: 1 })
+      body: rpcRequest('agent.list')
     })
 };
 
@@ -124,20 +95,12 @@ describe('failed authentications per client address', () => {
   let berth: Berth;
   beforeAll(async () => {
     berth = await startBerth({
-      config: `
-gateway:
-  authThrottle: { maxFailures: ${MAX_FAILURES}, windowMs: ${WINDOW_MS} }
-  rpc:
-    auth:
-      tokens:
-        - { name: ops, token: "${OPS}", permissions: ["*"] }
-  rest:
-    apiKeys:
-      - { name: ops, key: "${KEY}", role: operator }
-webhooks:
-  enabled: true
-  token: "${TOKEN}"
-`
+      config: berthConfig({
+        gateway: { authThrottle: { maxFailures: MAX_FAILURES, windowMs: WINDOW_MS } },
+        rpcTokens: [rpcToken('ops', OPS)],
+        apiKeys: [{ name: 'ops', key: KEY, role: 'operator' }],
+        webhookToken: TOKEN
+      })
     });
   });
   afterAll(() => berth?.stop());

@@ -10,44 +10,27 @@ import {
   trpc,
   type Berth
 } from './helpers/berth';
+import { ADMIN_ENV, createUser as addUser, startWithAdmin } from './helpers/console';
 import { closed, connectSocket, openRpcWs, waitFor } from './helpers/sockets';
+
+/** Posts the set-up form. */
+const setUp = (berth: Berth, email: string, name: string, password: string, confirm: string) =>
+  postForm(berth, '/setup', { email, name, password, confirm });
 
 describe('team login', () => {
   let berth: Berth;
   let admin: string;
-  beforeAll(async () => {
-    berth = await startBerth({
-      env: { BERTH_ADMIN_EMAIL: ADMIN.email, BERTH_ADMIN_PASSWORD: ADMIN.password }
-    });
-    admin = await login(berth);
-  });
+  beforeAll(async () => ({ berth, admin } = await startWithAdmin()));
   afterAll(() => berth.stop());
 
-  async function createUser(
-    email: string,
-    role: 'viewer' | 'operator' | 'admin',
-    password = 'a-long-password-1'
-  ) {
-    const res = await trpc(berth, admin, 'users.create', {
-      email,
-      name: email.split('@')[0],
-      role,
-      password
-    });
-    expect(res.status).toBe(200);
-    return (res.body.result!.data as { id: string }).id;
-  }
+  const createUser = (email: string, role: 'viewer' | 'operator', password?: string) =>
+    addUser(berth, admin, email, role, password);
 
   it('creates the first admin from the environment and refuses a second set-up', async () => {
     const setup = await fetch(`${berth.url}/setup`, { redirect: 'manual' });
     expect(setup.status).toBe(303);
     expect(setup.headers.get('location')).toBe('/login');
-    const post = await postForm(berth, '/setup', {
-      email: 'x@example.com',
-      name: 'x',
-      password: 'another-password',
-      confirm: 'another-password'
-    });
+    const post = await setUp(berth, 'x@example.com', 'x', 'another-password', 'another-password');
     expect(post.status).toBe(303);
     expect(post.headers.get('location')).toBe('/login');
     const users = await trpc(berth, admin, 'users.list', undefined, 'query');
@@ -246,19 +229,21 @@ describe('first admin through the set-up page', () => {
       const login = await fetch(`${berth.url}/login`, { redirect: 'manual' });
       expect(login.status).toBe(303);
       expect(login.headers.get('location')).toBe('/setup');
-      const mismatch = await postForm(berth, '/setup', {
-        email: 'first@example.com',
-        name: 'First',
-        password: 'first-password',
-        confirm: 'other-password'
-      });
+      const mismatch = await setUp(
+        berth,
+        'first@example.com',
+        'First',
+        'first-password',
+        'other-password'
+      );
       expect(mismatch.status).toBe(400);
-      const res = await postForm(berth, '/setup', {
-        email: 'first@example.com',
-        name: 'First',
-        password: 'first-password',
-        confirm: 'first-password'
-      });
+      const res = await setUp(
+        berth,
+        'first@example.com',
+        'First',
+        'first-password',
+        'first-password'
+      );
       expect(res.status).toBe(303);
       const cookie = sessionCookie(res)!;
       expect((await fetch(`${berth.url}/users`, { headers: { cookie } })).status).toBe(200);
@@ -270,9 +255,7 @@ describe('first admin through the set-up page', () => {
 
 describe('login throttling per client address', () => {
   it('slows an address that guesses across many accounts', async () => {
-    const berth = await startBerth({
-      env: { BERTH_ADMIN_EMAIL: ADMIN.email, BERTH_ADMIN_PASSWORD: ADMIN.password }
-    });
+    const berth = await startBerth({ env: ADMIN_ENV });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 21; i++)

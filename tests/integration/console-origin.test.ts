@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, login, startBerth, trpc, type Berth } from './helpers/berth';
+import { ADMIN, login, trpc, type Berth } from './helpers/berth';
+import { startWithAdmin } from './helpers/console';
 
 const EVIL = 'http://evil.example';
 
@@ -9,12 +10,7 @@ const ATTACK_BODY = JSON.stringify({ 0: {}, 1: { name: 'x', role: 'admin' } });
 describe('console requests from other origins', () => {
   let berth: Berth;
   let admin: string;
-  beforeAll(async () => {
-    berth = await startBerth({
-      env: { BERTH_ADMIN_EMAIL: ADMIN.email, BERTH_ADMIN_PASSWORD: ADMIN.password }
-    });
-    admin = await login(berth);
-  });
+  beforeAll(async () => ({ berth, admin } = await startWithAdmin()));
   afterAll(() => berth.stop());
 
   async function apiKeyNames(): Promise<string[]> {

@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, login, startBerth, trpc, type Berth } from './helpers/berth';
+import { trpc, type Berth } from './helpers/berth';
+import { signInAs, startWithAdmin } from './helpers/console';
 
 const CONFIG_TOKEN = 'config-token-secret-0123456789';
 const CONFIG_KEY = 'config-api-key-secret-0123456789';
@@ -39,19 +40,8 @@ describe('credentials over tRPC', () => {
   let viewer: string;
 
   beforeAll(async () => {
-    berth = await startBerth({
-      env: { BERTH_ADMIN_EMAIL: ADMIN.email, BERTH_ADMIN_PASSWORD: ADMIN.password },
-      config: CONFIG
-    });
-    admin = await login(berth);
-    const created = await trpc(berth, admin, 'users.create', {
-      email: 'viewer@example.com',
-      name: 'viewer',
-      role: 'viewer',
-      password: 'a-long-password-1'
-    });
-    expect(created.status).toBe(200);
-    viewer = await login(berth, 'viewer@example.com', 'a-long-password-1');
+    ({ berth, admin } = await startWithAdmin({ config: CONFIG }));
+    viewer = await signInAs(berth, admin, 'viewer');
   });
   afterAll(() => berth.stop());
 

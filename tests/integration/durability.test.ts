@@ -6,27 +6,23 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AUTH, hook, openDb, TOKEN, until } from '../fixtures/webhooks';
 import { freePort, startBerth, type Berth } from './helpers/berth';
+import { berthConfig, OPS } from './helpers/config';
+import { callRpc } from './helpers/rpc';
 
 /**
  * SIGKILL in the middle of a burst of wakes, three times on one data dir: every 200 carrying
  * an eventId or turnId is in SQLite afterwards, nothing is doubled (retries with the same
  * Idempotency-Key included), and the restarted process finishes what was queued or running.
  */
-const OPS = 'ops-token-0123456789abcdef';
-const config = `
-gateway:
-  rpc:
-    auth:
-      tokens:
-        - { name: ops, token: "${OPS}" }
-webhooks:
-  enabled: true
-  token: "${TOKEN}"
-  rateLimit: { maxRequests: 1000000, windowMs: 60000 }
-agents:
-  - { name: main, provider: builtin, heartbeatMs: 1000 }
-  - { name: slow, provider: builtin, heartbeatMs: 30000 }
-`;
+const config = berthConfig({
+  rpcTokens: [{ name: 'ops', token: OPS }],
+  webhookToken: TOKEN,
+  webhooks: { rateLimit: { maxRequests: 1000000, windowMs: 60000 } },
+  agents: [
+    { name: 'main', provider: 'builtin', heartbeatMs: 1000 },
+    { name: 'slow', provider: 'builtin', heartbeatMs: 30000 }
+  ]
+});
 
 interface Ack {
   key: string;
@@ -157,17 +153,12 @@ describe('durability across SIGKILL', () => {
 
 /** A turn on the `slow` agent running engine.containers, which the silent engine holds. */
 async function sendSlow(berth: Berth, userId: string): Promise<string> {
-  const res = await fetch(`${berth.url}/rpc`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${OPS}` },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      method: 'agent.sendMessage',
-      params: { agentName: 'slow', userId, message: '/skill engine.containers {}' },
-      id: 1
-    })
+  const { result } = await callRpc<{ turnId: string }>(berth, OPS, 'agent.sendMessage', {
+    agentName: 'slow',
+    userId,
+    message: '/skill engine.containers {}'
   });
-  return ((await res.json()) as { result: { turnId: string } }).result.turnId;
+  return result!.turnId;
 }
 
 /** ~20 concurrent senders of unique wakes (every fifth an agent turn) until SIGKILL at `killAfterMs`. */

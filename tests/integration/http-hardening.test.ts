@@ -1,7 +1,8 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, login, startBerth, trpc, type Berth } from './helpers/berth';
+import { trpc, type Berth } from './helpers/berth';
+import { startWithAdmin } from './helpers/console';
 
 /** A raw request, so the Host header and body can be anything. */
 function raw(
@@ -40,12 +41,7 @@ function raw(
 describe('HTTP hardening', () => {
   let berth: Berth;
   let admin: string;
-  beforeAll(async () => {
-    berth = await startBerth({
-      env: { BERTH_ADMIN_EMAIL: ADMIN.email, BERTH_ADMIN_PASSWORD: ADMIN.password }
-    });
-    admin = await login(berth);
-  });
+  beforeAll(async () => ({ berth, admin } = await startWithAdmin()));
   afterAll(() => berth.stop());
 
   it('pages carry CSP with frame-ancestors none, nosniff and a Referrer-Policy', async () => {

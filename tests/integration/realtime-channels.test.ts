@@ -1,6 +1,7 @@
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, login, startBerth, trpc, type Berth } from './helpers/berth';
+import { login, trpc, type Berth } from './helpers/berth';
+import { startWithAdmin } from './helpers/console';
 import { connectSocket } from './helpers/sockets';
 
 /** Collects one event's payloads on a socket. */
@@ -35,12 +36,7 @@ describe('realtime channels', () => {
     return res.body.result?.data as { id: string };
   };
 
-  beforeAll(async () => {
-    berth = await startBerth({
-      env: { BERTH_ADMIN_EMAIL: ADMIN.email, BERTH_ADMIN_PASSWORD: ADMIN.password }
-    });
-    admin = await login(berth);
-  });
+  beforeAll(async () => ({ berth, admin } = await startWithAdmin()));
   afterAll(() => berth.stop());
 
   it('members share one source: it feeds every member once, and restarts after the last leaves', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, login, startBerth, trpc, type Berth } from './helpers/berth';
+import { trpc, type Berth } from './helpers/berth';
+import { signInAs, startWithAdmin } from './helpers/console';
 import { closed, connectSocket, openRpcWs, rpcCall, waitFor } from './helpers/sockets';
 
 describe('realtime handshakes and rooms', () => {
@@ -7,17 +8,8 @@ describe('realtime handshakes and rooms', () => {
   let admin: string;
   let viewer: string;
   beforeAll(async () => {
-    berth = await startBerth({
-      env: { BERTH_ADMIN_EMAIL: ADMIN.email, BERTH_ADMIN_PASSWORD: ADMIN.password }
-    });
-    admin = await login(berth);
-    await trpc(berth, admin, 'users.create', {
-      email: 'v@example.com',
-      name: 'v',
-      role: 'viewer',
-      password: 'a-long-password-1'
-    });
-    viewer = await login(berth, 'v@example.com', 'a-long-password-1');
+    ({ berth, admin } = await startWithAdmin());
+    viewer = await signInAs(berth, admin, 'viewer', 'v@example.com');
   });
   afterAll(() => berth.stop());
 

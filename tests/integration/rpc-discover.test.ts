@@ -4,6 +4,8 @@ import { RPC_METHODS } from '$lib/contracts/rpc-methods';
 import * as results from '$lib/contracts/rpc-results';
 import { hook, TOKEN } from '../fixtures/webhooks';
 import { startBerth, type Berth } from './helpers/berth';
+import { berthConfig, OPS, rpcToken } from './helpers/config';
+import { callRpc } from './helpers/rpc';
 import { closed, openRpcWs, rpcCall } from './helpers/sockets';
 
 /**
@@ -12,18 +14,11 @@ import { closed, openRpcWs, rpcCall } from './helpers/sockets';
  * document publishes exactly that schema as JSON Schema. No JSON Schema validator is installed,
  * so the zod schema the document is generated from does the validating.
  */
-const OPS = 'ops-token-0123456789abcdef';
-const CONFIG = `gateway:
-  rpc:
-    auth:
-      tokens:
-        - { name: ops, token: "${OPS}", permissions: ["*"] }
-webhooks:
-  enabled: true
-  token: "${TOKEN}"
-agents:
-  - { name: main, provider: builtin, heartbeatMs: 1000 }
-`;
+const CONFIG = berthConfig({
+  rpcTokens: [rpcToken('ops', OPS)],
+  webhookToken: TOKEN,
+  agents: [{ name: 'main', provider: 'builtin', heartbeatMs: 1000 }]
+});
 
 type JsonSchema = {
   type?: string;
@@ -54,12 +49,7 @@ describe('rpc.discover result schemas', () => {
   let methods: Map<string, DiscoveredMethod>;
 
   async function call(method: string, params: object = {}): Promise<unknown> {
-    const res = await fetch(`${berth.url}/rpc`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${OPS}` },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })
-    });
-    const answer = (await res.json()) as { result?: unknown; error?: unknown };
+    const answer = await callRpc(berth, OPS, method, params);
     expect(answer.error, `${method}: ${JSON.stringify(answer.error)}`).toBeUndefined();
     return answer.result;
   }

@@ -3,7 +3,8 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { RPC_METHODS } from '$lib/contracts/rpc-methods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, login, startBerth, trpc, type Berth } from './helpers/berth';
+import { startBerth, trpc, type Berth } from './helpers/berth';
+import { startWithAdmin } from './helpers/console';
 import { closed, openRpcWs } from './helpers/sockets';
 
 const OPS = 'ops-token-0123456789abcdef';
@@ -80,13 +81,7 @@ async function turnDone(berth: Berth, turnId: string): Promise<Record<string, un
 describe('POST /rpc', () => {
   let berth: Berth;
   let admin: string;
-  beforeAll(async () => {
-    berth = await startBerth({
-      config: CONFIG,
-      env: { BERTH_ADMIN_EMAIL: ADMIN.email, BERTH_ADMIN_PASSWORD: ADMIN.password }
-    });
-    admin = await login(berth);
-  });
+  beforeAll(async () => ({ berth, admin } = await startWithAdmin({ config: CONFIG })));
   afterAll(() => berth.stop());
 
   it('authenticates with a bearer token: 401 + WWW-Authenticate + -32000 otherwise', async () => {

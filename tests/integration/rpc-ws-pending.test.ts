@@ -2,20 +2,19 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startBerth, type Berth } from './helpers/berth';
+import { berthConfig, OPS, rpcToken } from './helpers/config';
+import { bearer as bearerOf, rpcRequest } from './helpers/rpc';
 import { closed, rpcCall } from './helpers/sockets';
 
-const OPS = 'ops-token-0123456789abcdef';
 // Small pools so the test stays fast; the defaults are 1,000 / 100 / 10 and 2 s.
-const CONFIG = `gateway:
-  rpc:
-    auth:
-      tokens:
-        - { name: ops, token: "${OPS}", permissions: ["*"] }
-    ws: { maxConnections: 4, maxPending: 5, maxPendingPerAddress: 3, authTimeoutMs: 1500 }
-`;
+const CONFIG = berthConfig({
+  rpcTokens: [rpcToken('ops', OPS)],
+  gateway: {
+    rpc: { ws: { maxConnections: 4, maxPending: 5, maxPendingPerAddress: 3, authTimeoutMs: 1500 } }
+  }
+});
 
-const auth = (id: number) =>
-  JSON.stringify({ jsonrpc: '2.0', method: 'auth', params: { token: OPS }, id });
+const auth = (id: number) => rpcRequest('auth', { token: OPS }, id);
 
 /** Opens /rpc/ws from a given loopback address; resolves with the socket or `HTTP <status>`. */
 function open(
@@ -34,7 +33,7 @@ function open(
   });
 }
 
-const bearer = { authorization: `Bearer ${OPS}` };
+const bearer = bearerOf(OPS);
 
 /**
  * A hand-made upgrade from a client that then reads nothing and never answers the server's

@@ -1,18 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { ADMIN, login, startBerth, trpc, type Berth } from './helpers/berth';
+import { trpc, type Berth } from './helpers/berth';
+import { berthConfig, OPS, rpcToken } from './helpers/config';
+import { startWithAdmin } from './helpers/console';
+import { bearer, rpcRequest as request } from './helpers/rpc';
 import { closed, openRpcWs, rpcCall } from './helpers/sockets';
 
-const OPS = 'ops-token-0123456789abcdef';
 const RO = 'readonly-token-0123456789ab';
-const CONFIG = `gateway:
-  rpc:
-    auth:
-      tokens:
-        - { name: ops, token: "${OPS}", permissions: ["*"] }
-        - { name: readonly, token: "${RO}", permissions: [agent.list, session.list, system.health] }
-`;
+const CONFIG = berthConfig({
+  rpcTokens: [
+    rpcToken('ops', OPS),
+    rpcToken('readonly', RO, ['agent.list', 'session.list', 'system.health'])
+  ]
+});
 
 type Frame = {
   id?: unknown;
@@ -51,21 +52,10 @@ function collect(ws: WebSocket) {
   };
 }
 
-const request = (method: string, params: unknown, id: unknown) =>
-  JSON.stringify({ jsonrpc: '2.0', method, params, id });
-
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
 describe('/rpc/ws', () => {
   let berth: Berth;
   let admin: string;
-  beforeAll(async () => {
-    berth = await startBerth({
-      config: CONFIG,
-      env: { BERTH_ADMIN_EMAIL: ADMIN.email, BERTH_ADMIN_PASSWORD: ADMIN.password }
-    });
-    admin = await login(berth);
-  });
+  beforeAll(async () => ({ berth, admin } = await startWithAdmin({ config: CONFIG })));
   afterAll(() => berth.stop());
 
   it('authenticates at the upgrade with a Bearer header; a wrong one gets 401', async () => {

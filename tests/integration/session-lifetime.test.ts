@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, login, startBerth, type Berth } from './helpers/berth';
+import { login, startBerth, type Berth } from './helpers/berth';
+import { ADMIN_ENV } from './helpers/console';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -9,9 +10,7 @@ describe('login session lifetime', () => {
   let berth: Berth;
   let db: Database.Database;
   beforeAll(async () => {
-    berth = await startBerth({
-      env: { BERTH_ADMIN_EMAIL: ADMIN.email, BERTH_ADMIN_PASSWORD: ADMIN.password }
-    });
+    berth = await startBerth({ env: ADMIN_ENV });
     // A second connection to the live file, as an operator with sqlite3 would have.
     db = new Database(join(berth.dataDir, 'berth.db'));
   });

@@ -2,30 +2,35 @@ import type Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH, hook, openDb, send, TOKEN, until, type Reply } from '../fixtures/webhooks';
+import {
+  AUTH,
+  hook,
+  JSON_TYPE,
+  openDb,
+  send,
+  TOKEN,
+  until,
+  type Reply
+} from '../fixtures/webhooks';
 import { startBerth, type Berth } from './helpers/berth';
+import { berthConfig, rpcToken } from './helpers/config';
+import { bearer, rpcRequest } from './helpers/rpc';
 
 const RPC = 'rpc-flood-token-0123456789ab';
 const KEY = 'rest-flood-key-0123456789abc';
-const CONFIG = `
-gateway:
-  rpc:
-    auth:
-      tokens:
-        - { name: ops, token: "${RPC}", permissions: ["*"] }
-  rest:
-    apiKeys:
-      - { name: ci, key: "${KEY}", role: operator }
-    waitMs: 0
-  turns: { maxRunning: 4, maxRunningPerAgent: 2, maxQueuedPerAgent: 50 }
-webhooks:
-  enabled: true
-  token: "${TOKEN}"
-  rateLimit: { maxRequests: 1000000, windowMs: 60000 }
-  mappings:
-    ci:
-      message: "build {body.n}"
-`;
+const CONFIG = berthConfig({
+  rpcTokens: [rpcToken('ops', RPC)],
+  apiKeys: [{ name: 'ci', key: KEY, role: 'operator' }],
+  gateway: {
+    rest: { waitMs: 0 },
+    turns: { maxRunning: 4, maxRunningPerAgent: 2, maxQueuedPerAgent: 50 }
+  },
+  webhookToken: TOKEN,
+  webhooks: {
+    rateLimit: { maxRequests: 1000000, windowMs: 60000 },
+    mappings: { ci: { message: 'build {body.n}' } }
+  }
+});
 
 const FLOOD = 2000;
 const CONCURRENCY = 64;
@@ -107,12 +112,11 @@ describe('an agent-turn flood', () => {
         }
         throw new Error('never refused');
       };
-      const json = { 'content-type': 'application/json' };
       const rest = await until429(
         () =>
           send(berth.port, {
             path: '/api/v1/chat/send',
-            headers: { ...json, authorization: `Bearer ${KEY}` },
+            headers: { ...JSON_TYPE, ...bearer(KEY) },
             body: JSON.stringify({ message: 'hello' })
           }),
         (r) => r.status === 429
@@ -121,13 +125,8 @@ describe('an agent-turn flood', () => {
         () =>
           send(berth.port, {
             path: '/rpc',
-            headers: { ...json, authorization: `Bearer ${RPC}` },
-            body: JSON.stringify({
-              jsonrpc: '2.0',
-              method: 'agent.sendMessage',
-              params: { agentName: 'main', message: 'hello' },
-              id: 1
-            })
+            headers: { ...JSON_TYPE, ...bearer(RPC) },
+            body: rpcRequest('agent.sendMessage', { agentName: 'main', message: 'hello' })
           }),
         (r) => (r.json.error as { code?: number } | undefined)?.code === -32002
       );

@@ -2,8 +2,9 @@ import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hook, openDb, TOKEN, until } from '../fixtures/webhooks';
 import { startBerth, type Berth } from './helpers/berth';
+import { berthConfig, OPS, rpcToken } from './helpers/config';
+import { callRpc } from './helpers/rpc';
 
-const OPS = 'ops-token-0123456789abcdef';
 const SKILL = '/skill echo {"x":1}';
 
 type Row = Record<string, unknown>;
@@ -25,19 +26,11 @@ describe('external input never runs as a command', () => {
 
   beforeAll(async () => {
     berth = await startBerth({
-      config: `
-gateway:
-  rpc:
-    auth:
-      tokens:
-        - { name: ops, token: "${OPS}", permissions: ["*"] }
-webhooks:
-  enabled: true
-  token: "${TOKEN}"
-  mappings:
-    relay:
-      message: "{body.text}"
-`
+      config: berthConfig({
+        rpcTokens: [rpcToken('ops', OPS)],
+        webhookToken: TOKEN,
+        webhooks: { mappings: { relay: { message: '{body.text}' } } }
+      })
     });
     db = openDb(berth.dataDir);
   });
@@ -80,20 +73,15 @@ webhooks:
   });
 
   it('the same text from an RPC token still runs the skill', async () => {
-    const res = await fetch(`${berth.url}/rpc`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${OPS}` },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        method: 'agent.sendMessage',
-        params: { agentName: 'main', channel: 'cli', userId: 'me', message: SKILL },
-        id: 1
-      })
+    const { result } = await callRpc<{ turnId: string }>(berth, OPS, 'agent.sendMessage', {
+      agentName: 'main',
+      channel: 'cli',
+      userId: 'me',
+      message: SKILL
     });
-    const { result } = (await res.json()) as { result: { turnId: string } };
-    const row = await completed(result.turnId);
+    const row = await completed(result!.turnId);
     expect(row.trust).toBe('operator');
     expect(row.result).toBe('Skill echo returned: {"x":1}');
-    expect(skillRuns(result.turnId)).toBe(1);
+    expect(skillRuns(result!.turnId)).toBe(1);
   });
 });

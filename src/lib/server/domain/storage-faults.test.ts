@@ -29,6 +29,15 @@ function lock(d: Domain): () => void {
   return () => locker!.exec('COMMIT');
 }
 
+/** Takes the write lock as soon as a turn starts running; `release` is set once it is held. */
+function lockOnceRunning(d: Domain): { release?: () => void } {
+  const held: { release?: () => void } = {};
+  d.bus.on('turn.changed', (t) => {
+    if (t.state === 'running' && !held.release) held.release = lock(d);
+  });
+  return held;
+}
+
 const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const count = (d: Domain, sql: string, ...params: unknown[]) =>
   (d.database.sqlite.prepare(sql).get(...params) as { n: number }).n;
@@ -138,10 +147,7 @@ describe('storage faults', () => {
   it('a reply whose commit is refused is committed once after the lock, not failed', async () => {
     domain = testDomain();
     const d = domain;
-    let release: (() => void) | undefined;
-    d.bus.on('turn.changed', (t) => {
-      if (t.state === 'running' && !release) release = lock(d);
-    });
+    const held = lockOnceRunning(d);
     const { turnId, sessionId } = d.turns.enqueue({
       agentName: 'main',
       sessionKey: 'k',
@@ -151,7 +157,7 @@ describe('storage faults', () => {
     });
     await later(300);
     expect(d.turns.get(turnId).state).toBe('running');
-    release!();
+    held.release!();
     const done = await d.turns.waitFor(turnId, 5000);
     expect(done.state).toBe('completed');
     expect(d.chatSessions.get(sessionId, 10).messages.map((m) => m.role)).toEqual([
@@ -163,10 +169,7 @@ describe('storage faults', () => {
   it('a skill run whose start is refused waits for the lock, runs, and its turn completes', async () => {
     domain = testDomain();
     const d = domain;
-    let release: (() => void) | undefined;
-    d.bus.on('turn.changed', (t) => {
-      if (t.state === 'running' && !release) release = lock(d);
-    });
+    const held = lockOnceRunning(d);
     const { turnId } = d.turns.enqueue({
       agentName: 'main',
       sessionKey: 'k',
@@ -175,7 +178,7 @@ describe('storage faults', () => {
       trust: 'operator'
     });
     await later(300);
-    release!();
+    held.release!();
     const done = await d.turns.waitFor(turnId, 5000);
     expect(done).toMatchObject({ state: 'completed', result: 'Skill echo returned: {"a":1}' });
     expect(

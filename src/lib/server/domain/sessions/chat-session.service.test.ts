@@ -4,20 +4,26 @@ import { testDomain } from '../testing';
 let domain: ReturnType<typeof testDomain> | undefined;
 afterEach(() => domain?.close());
 
+/** Sends one operator turn over RPC into the session `sessionKey` and waits for it to finish. */
+async function runTurn(sessionKey: string, input: string) {
+  const t = domain!.turns.enqueue({
+    agentName: 'main',
+    sessionKey,
+    input,
+    source: 'rpc',
+    trust: 'operator'
+  });
+  await domain!.turns.waitFor(t.turnId, 5000);
+  return t;
+}
+
 describe('ChatSessionService (real SQLite)', () => {
   it('compacts all but the newest messages into a summary the next turn sees', async () => {
     domain = testDomain();
     let sessionId = '';
     for (let i = 0; i < 4; i++) {
-      const t = domain.turns.enqueue({
-        agentName: 'main',
-        sessionKey: 'long',
-        input: `message ${i}`,
-        source: 'rpc',
-        trust: 'operator'
-      });
+      const t = await runTurn('long', `message ${i}`);
       sessionId = t.sessionId;
-      await domain.turns.waitFor(t.turnId, 5000);
     }
     expect(domain.chatSessions.get(sessionId, 50).messages).toHaveLength(8);
     const result = domain.chatSessions.compact(sessionId);
@@ -31,14 +37,7 @@ describe('ChatSessionService (real SQLite)', () => {
 
   it('pages messages with before, lists and deletes sessions', async () => {
     domain = testDomain();
-    const t = domain.turns.enqueue({
-      agentName: 'main',
-      sessionKey: 'paged',
-      input: 'one',
-      source: 'rpc',
-      trust: 'operator'
-    });
-    await domain.turns.waitFor(t.turnId, 5000);
+    const t = await runTurn('paged', 'one');
     const all = domain.chatSessions.get(t.sessionId, 10).messages;
     const older = domain.chatSessions.get(t.sessionId, 10, all[1]!.messageId).messages;
     expect(older.map((m) => m.messageId)).toEqual([all[0]!.messageId]);
@@ -57,25 +56,11 @@ describe('ChatSessionService (real SQLite)', () => {
   });
   it('counts the messages a session holds, in get and in list, after a compaction too', async () => {
     domain = testDomain();
-    const other = domain.turns.enqueue({
-      agentName: 'main',
-      sessionKey: 'other',
-      input: 'elsewhere',
-      source: 'rpc',
-      trust: 'operator'
-    });
-    await domain.turns.waitFor(other.turnId, 5000);
+    await runTurn('other', 'elsewhere');
     let sessionId = '';
     for (let i = 0; i < 3; i++) {
-      const t = domain.turns.enqueue({
-        agentName: 'main',
-        sessionKey: 'counted',
-        input: `message ${i}`,
-        source: 'rpc',
-        trust: 'operator'
-      });
+      const t = await runTurn('counted', `message ${i}`);
       sessionId = t.sessionId;
-      await domain.turns.waitFor(t.turnId, 5000);
     }
     expect(domain.chatSessions.get(sessionId, 1).session.messageCount).toBe(6);
     const listed = domain.chatSessions.list(undefined, 10).sessions;
