@@ -15,11 +15,13 @@ import { acquireDataLock } from './db/data-lock';
 import { DatabaseHealth } from './db/db-health';
 import { SYSTEM_ACTOR, type AuditService } from './domain/audit/audit.service';
 import { DomainBus } from './domain/bus';
-import { createServices } from './domain/services';
+import { createServices, type Services } from './domain/services';
 import { unlessUnavailable } from './domain/storage-retry';
 import type { LoginSessionService } from './domain/users/login-session.service';
 import type { UserService } from './domain/users/user.service';
-import { EngineClient, parseDockerHost } from './engine/engine.client';
+import type { EngineClient } from './engine/engine.client';
+import { parseDockerHost } from './engine/engine.client';
+import { EngineRegistry } from './engine/engine.registry';
 import { AuthThrottle, retryAfterSeconds } from './gateway/auth/auth-throttle';
 import { readCookie, SESSION_COOKIE } from './http/cookie';
 import { authenticateFrame, authenticateUpgrade } from './gateway/rpc/rpc.auth';
@@ -47,6 +49,9 @@ export interface BerthApp {
   readonly metrics: Metrics;
   readonly database: OpenedDatabase;
   readonly engine: EngineClient;
+  readonly engines: EngineRegistry;
+  /** The engine services the console's tRPC router calls. */
+  readonly engineServices: Services['engine'];
   readonly bus: DomainBus;
   readonly audit: AuditService;
   readonly users: UserService;
@@ -95,8 +100,9 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
 
   const bus = new DomainBus();
   const metrics = new Metrics();
-  const engine = new EngineClient(parseDockerHost(env.DOCKER_HOST));
-  const services = createServices({ db: database.db, config, bus, engine });
+  const engines = new EngineRegistry(parseDockerHost(env.DOCKER_HOST), config.current.engines);
+  const engine = engines.local;
+  const services = createServices({ db: database.db, config, bus, engines });
   const { audit, loginSessions, users, credentials, idempotency } = services;
   const { skills, agents, turns, events, chatSessions, usage } = services;
 
@@ -171,6 +177,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     // Announces each agent that came, went or changed; heartbeats and queues follow that.
     agents.apply(next);
     credentials.apply(next);
+    engines.apply(next.engines);
     buildRoutes();
   });
   const recovered = turns.recover();
@@ -212,6 +219,8 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     metrics,
     database,
     engine,
+    engines,
+    engineServices: services.engine,
     bus,
     audit,
     users,

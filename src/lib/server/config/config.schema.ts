@@ -38,11 +38,25 @@ const mapping = z.strictObject({
   delivery: z.enum(['announce', 'none']).default('announce')
 });
 
+/** A remote engine; `local` is the machine's own (its socket or DOCKER_HOST). */
 const engine = z.strictObject({
-  name: z.string().min(1),
-  /** DOCKER_HOST form: unix:///var/run/docker.sock or tcp://host:2376 */
+  name: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/)
+    .refine((name) => name !== 'local', 'the name local is the local engine'),
+  /** tcp://host:2376, or a host name with `port` (default 2376 with TLS, else 2375). */
   host: z.string().min(1),
+  port: z.number().int().min(1).max(65535).optional(),
+  /** File paths (PEM), read by the server only: the key is never logged or shown. */
   tls: z.strictObject({ ca: z.string().optional(), cert: z.string(), key: z.string() }).optional()
+});
+
+/** Credentials for pulls from a private registry, sent to the engine only (X-Registry-Auth). */
+const registry = z.strictObject({
+  /** The registry host as image names spell it: `registry.example.com`, `127.0.0.1:5000`. */
+  server: z.string().regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$/),
+  username: z.string().min(1),
+  password: z.string().min(1)
 });
 
 /** A config agent: the console's agent contract, any-case names, `builtin` unless named. */
@@ -146,7 +160,13 @@ export const configSchema = z.strictObject({
       allowedModels: z.array(z.string().min(1).max(256)).default([])
     })
     .prefault({}),
-  engines: z.array(engine).default([]),
+  engines: z
+    .array(engine)
+    .default([])
+    .refine((list) => new Set(list.map((e) => e.name)).size === list.length, {
+      message: 'engine names must be unique'
+    }),
+  registries: z.array(registry).default([]),
   agents: z.array(agent).prefault([{ name: 'main', provider: 'builtin', heartbeatMs: 30_000 }]),
   providers: z.record(z.string(), provider).default({}),
   skills: z.array(z.record(z.string(), z.unknown())).default([])

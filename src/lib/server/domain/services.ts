@@ -16,12 +16,18 @@ import { SkillRunRepository } from '../db/repositories/skill-run.repository';
 import { TurnRepository } from '../db/repositories/turn.repository';
 import { UsageRepository } from '../db/repositories/usage.repository';
 import { UserRepository } from '../db/repositories/user.repository';
-import type { EngineClient } from '../engine/engine.client';
+import type { EngineRegistry } from '../engine/engine.registry';
 import { CredentialService } from './access/credential.service';
 import { IdempotencyService } from './access/idempotency.service';
 import { AgentService } from './agents/agent.service';
 import { AuditService } from './audit/audit.service';
 import type { DomainBus } from './bus';
+import { ContainerService } from './engine/container.service';
+import { EngineAccess } from './engine/engine-access';
+import { ImageService } from './engine/image.service';
+import { NetworkService } from './engine/network.service';
+import { EngineSystemService } from './engine/system.service';
+import { VolumeService } from './engine/volume.service';
 import { EventService } from './events/event.service';
 import { ProviderRegistry } from './providers/provider.registry';
 import { ChatSessionService } from './sessions/chat-session.service';
@@ -39,12 +45,12 @@ export interface ServiceSources {
   db: Db;
   config: ConfigStore;
   bus: DomainBus;
-  engine: EngineClient;
+  engines: EngineRegistry;
 }
 
 export type Services = ReturnType<typeof createServices>;
 
-export function createServices({ db, config, bus, engine }: ServiceSources) {
+export function createServices({ db, config, bus, engines }: ServiceSources) {
   const audit = new AuditService(new AuditRepository(db), bus);
   const loginSessions = new LoginSessionService(new LoginSessionRepository(db), bus);
   const throttle = {
@@ -56,7 +62,7 @@ export function createServices({ db, config, bus, engine }: ServiceSources) {
   const credentials = new CredentialService(access, config.current, audit, bus);
   const idempotency = new IdempotencyService(access);
 
-  const skills = new SkillService(new SkillRunRepository(db), builtinSkills(engine));
+  const skills = new SkillService(new SkillRunRepository(db), builtinSkills(engines.local));
   // An agent's state reads the turns running (kept by TurnService, which needs the agents),
   // so the tally comes first and both get it.
   const runningTurns = new RunningTurns();
@@ -80,6 +86,14 @@ export function createServices({ db, config, bus, engine }: ServiceSources) {
   const events = new EventService(eventRepo, agents, turns, bus);
   const chatSessions = new ChatSessionService(chatSessionRepo, bus);
   const usage = new UsageService(new UsageRepository(db));
+  const engineAccess = new EngineAccess(engines, audit);
+  const engine = {
+    containers: new ContainerService(engineAccess),
+    images: new ImageService(engineAccess, () => config.current.registries),
+    networks: new NetworkService(engineAccess),
+    volumes: new VolumeService(engineAccess),
+    system: new EngineSystemService(engineAccess)
+  };
 
   return {
     audit,
@@ -93,6 +107,7 @@ export function createServices({ db, config, bus, engine }: ServiceSources) {
     turns,
     events,
     chatSessions,
-    usage
+    usage,
+    engine
   };
 }

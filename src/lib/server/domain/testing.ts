@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { parseConfig } from '../config/config.loader';
 import { ConfigStore } from '../config/config.store';
 import { openDatabase } from '../db/client';
-import { EngineClient } from '../engine/engine.client';
+import { EngineRegistry } from '../engine/engine.registry';
 import { DomainBus } from './bus';
 import { createServices } from './services';
 
@@ -14,7 +14,9 @@ import { createServices } from './services';
  */
 export function testDomain(
   rawConfig: Record<string, unknown> = {},
-  dir = mkdtempSync(join(tmpdir(), 'berth-domain-'))
+  dir = mkdtempSync(join(tmpdir(), 'berth-domain-')),
+  /** Unit tests use no engine; the engine integration tests pass the real one. */
+  engines = new EngineRegistry({ socketPath: '/nonexistent' })
 ) {
   const database = openDatabase(join(dir, 'berth.db'), resolve('drizzle'));
   const bus = new DomainBus();
@@ -23,7 +25,7 @@ export function testDomain(
     db: database.db,
     config,
     bus,
-    engine: new EngineClient({ socketPath: '/nonexistent' })
+    engines
   });
   return {
     ...services,

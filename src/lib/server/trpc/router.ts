@@ -2,6 +2,7 @@ import { router } from './init';
 import { agentsRouter } from './routers/agents.router';
 import { auditRouter } from './routers/audit.router';
 import { credentialsRouter } from './routers/credentials.router';
+import { engineRouter } from './routers/engine.router';
 import { systemRouter } from './routers/system.router';
 import { usersRouter } from './routers/users.router';
 
@@ -10,6 +11,7 @@ export const appRouter = router({
   audit: auditRouter,
   system: systemRouter,
   credentials: credentialsRouter,
-  agents: agentsRouter
+  agents: agentsRouter,
+  engine: engineRouter
 });
 export type AppRouter = typeof appRouter;

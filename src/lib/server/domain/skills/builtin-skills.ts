@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listContainers } from '../../engine/containers';
 import type { EngineClient } from '../../engine/engine.client';
 
 export interface BuiltinSkill {
@@ -25,13 +26,7 @@ export function builtinSkills(engine: EngineClient): BuiltinSkill[] {
       description: 'Lists containers on the engine (read-only): id, name, image, state, status.',
       params: z.strictObject({ all: z.boolean().default(true) }),
       run: async (params) => {
-        const list = (await engine.getJson(`/containers/json?all=${params.all ? 1 : 0}`)) as {
-          Id: string;
-          Names: string[];
-          Image: string;
-          State: string;
-          Status: string;
-        }[];
+        const list = await listContainers(engine, { all: params.all === true, filters: {} });
         return list.map((c) => ({
           id: c.Id.slice(0, 12),
           name: (c.Names[0] ?? '').replace(/^\//, ''),
