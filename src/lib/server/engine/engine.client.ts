@@ -152,9 +152,11 @@ export class EngineClient {
         'INVALID',
         `${call.method} ${call.path} is not an engine operation Berth offers`
       );
-    if (!this.#apiVersion) await this.check();
-    if (!this.#apiVersion)
-      throw new DomainError('ENGINE_UNAVAILABLE', 'the engine is not available');
+    if (!this.#apiVersion) {
+      const check = await this.check();
+      if (!this.#apiVersion)
+        throw new DomainError('ENGINE_UNAVAILABLE', check.detail ?? 'the engine is not available');
+    }
     const streamed = mode.isStream === true;
     return this.#dial<T>(
       {

@@ -30,8 +30,9 @@ export function engineError(status: number, json: unknown, what: string): Domain
       return new DomainError('NOT_FOUND', `no such image ${image[1]}`);
     return new DomainError('NOT_FOUND', `no such ${what}`);
   }
-  // Engine 20.10 answers some state conflicts (unpause a running container) with 500.
-  if (status === 409 || status === 500) {
+  // Engine 20.10 answers some state conflicts with 500 (unpause a running container) or 403
+  // (remove a network with containers on it).
+  if (status === 409 || status === 500 || status === 403) {
     const found = CONFLICTS.find(([pattern]) => pattern.test(said));
     if (found) return new DomainError('CONFLICT', found[1](what));
     if (status === 409) return new DomainError('CONFLICT', `${what}: ${said}`);

@@ -29,7 +29,7 @@ type Action = 'start' | 'stop' | 'restart' | 'kill' | 'pause' | 'unpause';
 export class ContainerService {
   constructor(private readonly access: EngineAccess) {}
 
-  list(actor: EngineActor, input: z.output<typeof containerListSchema>) {
+  async list(actor: EngineActor, input: z.output<typeof containerListSchema>) {
     return ops.listContainers(this.access.read(actor, input.engine), input);
   }
 
@@ -61,22 +61,22 @@ export class ContainerService {
     return result;
   }
 
-  inspect = (actor: EngineActor, input: { engine: string; id: string }) =>
+  inspect = async (actor: EngineActor, input: { engine: string; id: string }) =>
     ops.inspectContainer(this.access.read(actor, input.engine), input.id);
-  top = (actor: EngineActor, input: { engine: string; id: string }) =>
+  top = async (actor: EngineActor, input: { engine: string; id: string }) =>
     ops.containerTop(this.access.read(actor, input.engine), input.id);
-  changes = (actor: EngineActor, input: { engine: string; id: string }) =>
+  changes = async (actor: EngineActor, input: { engine: string; id: string }) =>
     ops.containerChanges(this.access.read(actor, input.engine), input.id);
-  stats = (actor: EngineActor, input: { engine: string; id: string }) =>
+  stats = async (actor: EngineActor, input: { engine: string; id: string }) =>
     ops.containerStatsOnce(this.access.read(actor, input.engine), input.id);
 
   /** The raw stats stream (E2's stream sources parse it). */
-  statsStream(actor: EngineActor, input: { engine: string; id: string }): Promise<Readable> {
+  async statsStream(actor: EngineActor, input: { engine: string; id: string }): Promise<Readable> {
     return ops.containerStatsStream(this.access.read(actor, input.engine), input.id);
   }
 
   /** The raw log stream (multiplexed frames unless TTY). */
-  logs(actor: EngineActor, input: ContainerLogs): Promise<Readable> {
+  async logs(actor: EngineActor, input: ContainerLogs): Promise<Readable> {
     return ops.containerLogs(this.access.read(actor, input.engine), input);
   }
 

@@ -11,13 +11,13 @@ export class ImageService {
     private readonly registries: () => readonly RegistryCredential[]
   ) {}
 
-  list(actor: EngineActor, input: { engine: string; dangling?: boolean }) {
+  async list(actor: EngineActor, input: { engine: string; dangling?: boolean }) {
     return ops.listImages(this.access.read(actor, input.engine), input.dangling);
   }
 
-  inspect = (actor: EngineActor, input: { engine: string; name: string }) =>
+  inspect = async (actor: EngineActor, input: { engine: string; name: string }) =>
     ops.inspectImage(this.access.read(actor, input.engine), input.name);
-  history = (actor: EngineActor, input: { engine: string; name: string }) =>
+  history = async (actor: EngineActor, input: { engine: string; name: string }) =>
     ops.imageHistory(this.access.read(actor, input.engine), input.name);
 
   /** The pull's progress stream; an `{error}` line in it means the pull failed. */

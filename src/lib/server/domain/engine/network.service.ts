@@ -7,9 +7,9 @@ type Ref = { engine: string; id: string };
 export class NetworkService {
   constructor(private readonly access: EngineAccess) {}
 
-  list = (actor: EngineActor, input: { engine: string }) =>
+  list = async (actor: EngineActor, input: { engine: string }) =>
     ops.listNetworks(this.access.read(actor, input.engine));
-  inspect = (actor: EngineActor, input: Ref) =>
+  inspect = async (actor: EngineActor, input: Ref) =>
     ops.inspectNetwork(this.access.read(actor, input.engine), input.id);
 
   async create(

@@ -9,22 +9,22 @@ export class EngineSystemService {
   constructor(private readonly access: EngineAccess) {}
 
   /** Every engine with its health and pinned API version (never its key material). */
-  engines(actor: EngineActor): Promise<EngineSummary[]> {
+  async engines(actor: EngineActor): Promise<EngineSummary[]> {
     this.access.require(actor, 'viewer', 'read the engine');
     return this.access.engines.health();
   }
 
-  info = (actor: EngineActor, input: { engine: string }) =>
+  info = async (actor: EngineActor, input: { engine: string }) =>
     ops.engineInfo(this.access.read(actor, input.engine));
-  version = (actor: EngineActor, input: { engine: string }) =>
+  version = async (actor: EngineActor, input: { engine: string }) =>
     ops.engineVersion(this.access.read(actor, input.engine));
-  ping = (actor: EngineActor, input: { engine: string }) =>
+  ping = async (actor: EngineActor, input: { engine: string }) =>
     ops.ping(this.access.read(actor, input.engine));
-  diskUsage = (actor: EngineActor, input: { engine: string }) =>
+  diskUsage = async (actor: EngineActor, input: { engine: string }) =>
     ops.diskUsage(this.access.read(actor, input.engine));
 
   /** The raw event stream (JSON lines). */
-  events(
+  async events(
     actor: EngineActor,
     input: { engine: string; since?: number; until?: number; type?: string[]; event?: string[] }
   ): Promise<Readable> {
@@ -39,6 +39,7 @@ export class EngineSystemService {
       images: boolean;
       networks: boolean;
       volumes: boolean;
+      label?: string[];
     }
   ): Promise<PruneReport> {
     const engine = this.access.write(actor, input.engine);

@@ -7,9 +7,11 @@ type Ref = { engine: string; name: string };
 export class VolumeService {
   constructor(private readonly access: EngineAccess) {}
 
-  list = (actor: EngineActor, input: { engine: string; dangling?: boolean; label?: string[] }) =>
-    ops.listVolumes(this.access.read(actor, input.engine), input);
-  inspect = (actor: EngineActor, input: Ref) =>
+  list = async (
+    actor: EngineActor,
+    input: { engine: string; dangling?: boolean; label?: string[] }
+  ) => ops.listVolumes(this.access.read(actor, input.engine), input);
+  inspect = async (actor: EngineActor, input: Ref) =>
     ops.inspectVolume(this.access.read(actor, input.engine), input.name);
 
   async create(
