@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Installs and starts what the tests need, skipping whatever is already there:
-# Debian's chromium, docker.io and busybox-static; a running dockerd; the busybox base image.
+# Debian's chromium, docker.io and busybox-static; docker-registry and apache2-utils (htpasswd)
+# for the authenticated pull test; a running dockerd; the busybox base image.
 set -euo pipefail
 
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
 command -v dockerd >/dev/null 2>&1 || need+=(docker.io)
 [ -x /bin/busybox ] || [ -x /usr/bin/busybox ] || need+=(busybox-static)
+[ -x /usr/bin/docker-registry ] || need+=(docker-registry)
+command -v htpasswd >/dev/null 2>&1 || need+=(apache2-utils)
 if [ ${#need[@]} -gt 0 ]; then
   echo "ensure-system: installing ${need[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -16,11 +16,12 @@ export const actors = {
 } satisfies Record<string, EngineActor>;
 
 export function engineDomain(
-  registry = new EngineRegistry({ socketPath: '/var/run/docker.sock' })
+  registry = new EngineRegistry({ socketPath: '/var/run/docker.sock' }),
+  rawConfig: Record<string, unknown> = {}
 ) {
   const runId = `r${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const label = `berth.test=${runId}`;
-  const domain = testDomain({}, undefined, registry);
+  const domain = testDomain(rawConfig, undefined, registry);
   return { domain, runId, label, labels: { 'berth.test': runId } };
 }
 

@@ -188,8 +188,14 @@ export class EngineClient {
 
   #error(err: unknown, call: EngineCall): DomainError {
     if (err instanceof DomainError) return err;
-    const { statusCode, json } = err as { statusCode?: number; json?: unknown };
-    if (statusCode) return engineError(statusCode, json, call.what);
+    const { statusCode, json, message } = err as Error & { statusCode?: number; json?: unknown };
+    // A streamed call's error body reaches us only inside the modem's message text.
+    if (statusCode)
+      return engineError(
+        statusCode,
+        json ?? message.replace(/^\(HTTP code \d+\) [^-]*- /, ''),
+        call.what
+      );
     return new DomainError(
       'ENGINE_UNAVAILABLE',
       connectionError(err, call.timeoutMs ?? TIMEOUT_MS)

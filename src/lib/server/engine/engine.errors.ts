@@ -30,6 +30,12 @@ export function engineError(status: number, json: unknown, what: string): Domain
       return new DomainError('NOT_FOUND', `no such image ${image[1]}`);
     return new DomainError('NOT_FOUND', `no such ${what}`);
   }
+  // A registry's refusal reaches us as the engine's 500 (or 401/403) on a pull.
+  if (what.startsWith('image ') && /unauthorized|authentication required|no basic auth/i.test(said))
+    return new DomainError(
+      'INVALID',
+      `the registry refused the pull of ${what}: credentials missing or wrong`
+    );
   // Engine 20.10 answers some state conflicts with 500 (unpause a running container) or 403
   // (remove a network with containers on it).
   if (status === 409 || status === 500 || status === 403) {

@@ -1,4 +1,4 @@
-/** A registry's credentials as the engine reads X-Registry-Auth: base64url JSON. */
+/** A registry's credentials as the engine reads X-Registry-Auth: URL-safe base64 JSON. */
 export interface RegistryCredential {
   server: string;
   username: string;
@@ -24,5 +24,7 @@ export function registryAuthFor(
     password: found.password,
     serveraddress: found.server
   });
-  return Buffer.from(json).toString('base64url');
+  // URL-safe alphabet but padded: the engine decodes with Go's base64.URLEncoding, which
+  // wants the padding that Node's 'base64url' leaves out.
+  return Buffer.from(json).toString('base64').replace(/\+/g, '-').replace(/\//g, '_');
 }
