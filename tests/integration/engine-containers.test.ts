@@ -163,6 +163,51 @@ describe('containers on the real engine', () => {
     expect(changes).toContainEqual({ Path: '/tmp/made-by-exec', Kind: 1 });
   });
 
+  it('runs an interactive exec: stdin in, output out over the hijacked stream', async () => {
+    const { stream } = await containers.exec(actors.operator, {
+      ...ref,
+      cmd: ['sh'],
+      tty: true,
+      stdin: true
+    });
+    stream.write('echo sum-$((2+3))\nexit\n');
+    const output = (await readAll(stream)).toString('utf8');
+    expect(output).toContain('sum-5');
+  });
+
+  it('follows logs and honours since', async () => {
+    const followed = await containers.logs(actors.viewer, {
+      ...ref,
+      stdout: true,
+      stderr: false,
+      follow: true,
+      tail: 'all',
+      timestamps: false
+    });
+    const seen = await new Promise<string>((done) => {
+      let text = '';
+      followed.on('data', (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+        if (text.includes('hello-out')) done(text);
+      });
+    });
+    expect(seen).toContain('hello-out');
+    // Following: the engine keeps the answer open after the last line.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(followed.readableEnded).toBe(false);
+    followed.destroy();
+    const future = await containers.logs(actors.viewer, {
+      ...ref,
+      stdout: true,
+      stderr: true,
+      follow: false,
+      tail: 'all',
+      timestamps: false,
+      since: Math.floor(Date.now() / 1000) + 60
+    });
+    expect((await readAll(future)).length).toBe(0);
+  });
+
   it('restarts, kills with a signal, stops (304 the second time), removes and prunes', async () => {
     expect(await containers.act(actors.operator, ref, 'restart')).toEqual({ changed: true });
     expect(await containers.act(actors.operator, { ...ref, signal: 'SIGKILL' }, 'kill')).toEqual({
