@@ -69,9 +69,9 @@ export const containerCreateSchema = z.strictObject({
   labels: labels.default({}),
   // Options that reach the host: admin only (checked in the domain).
   privileged: z.boolean().default(false),
-  /** `source:target[:mode]`; a source starting with `/` is a host path. */
+  /** `source:target[:mode]`: a named volume, or (admin only) a host path starting with `/`. */
   binds: z
-    .array(z.string().regex(/^[^:]+:\/[^:]*(:(ro|rw|z|Z))?$/))
+    .array(z.string().regex(/^([A-Za-z0-9][A-Za-z0-9_.-]+|\/[^:]*):\/[^:]*(:(ro|rw|z|Z))?$/))
     .max(50)
     .default([]),
   networkMode: z.string().max(255).optional(),

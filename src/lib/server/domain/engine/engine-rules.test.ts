@@ -31,6 +31,16 @@ describe('host-reaching create options', () => {
   });
 });
 
+describe('the create contract', () => {
+  it('takes a named volume or an absolute host path as a bind source, nothing else', () => {
+    const binds = (b: string) =>
+      containerCreateSchema.safeParse({ image: 'busybox', binds: [b] }).success;
+    expect([binds('data:/data'), binds('/srv/app:/app:ro')]).toEqual([true, true]);
+    for (const bad of ['../etc:/x', './x:/x', '~/x:/x', 'data:relative', 'a:/b:/c'])
+      expect(binds(bad), bad).toBe(false);
+  });
+});
+
 describe('registry credentials', () => {
   const creds = [{ server: '127.0.0.1:5000', username: 'u', password: 'p' }];
 
