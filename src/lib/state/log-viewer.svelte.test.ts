@@ -45,6 +45,7 @@ describe('LogViewerState', () => {
     expect(viewer.dropped).toBe(1);
     viewer.setQuery('ALPHA');
     expect(viewer.matchCount).toBe(1);
+    expect(viewer.pattern?.test('alphabet')).toBe(true);
     expect(viewer.nextMatch()).toBe(1);
     expect(viewer.currentMatch).toBe(0);
     expect(viewer.isCurrentMatch(viewer.buffer.view[1]!)).toBe(true);

@@ -13,6 +13,27 @@ export interface LogSource {
   colour: string;
 }
 
+/** What a mounted LogViewer exports: how a page feeds it from the realtime channel. */
+export interface LogFeed {
+  push(sourceId: string, lines: readonly IncomingLine[]): void;
+  gap(sourceId: string, missed: number): void;
+  ended(sourceId: string, reason: string): void;
+}
+
+/** Source colours that read on both themes, for pages that have no colours of their own. */
+export const SOURCE_COLOURS = [
+  'light-dark(#3451c7, #8ea2ff)',
+  'light-dark(#c2410c, #fb923c)',
+  'light-dark(#15803d, #4ade80)',
+  'light-dark(#a21caf, #e879f9)',
+  'light-dark(#0e7490, #22d3ee)',
+  'light-dark(#a16207, #facc15)'
+] as const;
+
+export function sourceColour(index: number): string {
+  return SOURCE_COLOURS[index % SOURCE_COLOURS.length]!;
+}
+
 export type RequestFrame = (callback: () => void) => () => void;
 
 const animationFrame: RequestFrame = (callback) => {
@@ -34,6 +55,7 @@ export class LogViewerState {
   size = $state(0);
   dropped = $state(0);
   query = $state('');
+  pattern = $state.raw<RegExp | null>(null);
   matchCount = $state(0);
   currentMatch = $state(-1);
   streams = $state<Record<StreamName, boolean>>({ stdout: true, stderr: true });
@@ -149,6 +171,7 @@ export class LogViewerState {
     this.unseen = b.unseen;
     this.size = b.size;
     this.dropped = b.dropped;
+    this.pattern = b.pattern;
     this.matchCount = b.matches.length;
     this.currentMatch = b.currentMatch;
   }
