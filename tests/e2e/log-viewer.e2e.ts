@@ -96,9 +96,11 @@ test('200,000 streamed lines: windowed rows, follow, pause, resume, search, ANSI
   await expect(status).toContainText('Paused');
   const resume = page.getByRole('button', { name: /^↓? ?Resume/ });
   await expect(resume).toBeVisible();
+  // Lines keep coming while paused; the oldest leave the full buffer above the reader.
   const topBefore = await rows(page).nth(10).getAttribute('data-seq');
-  await page.evaluate(() => harness.stream(4_000, 500));
-  await expect(resume).toContainText('new)');
+  const paused = await page.evaluate(() => harness.stream(50_000, 2_000));
+  process.stdout.write(`log viewer: paused, longest task ${Math.round(paused.longest)} ms\n`);
+  await expect(resume).toContainText('(50,000 new)');
   expect(await rows(page).nth(10).getAttribute('data-seq')).toBe(topBefore);
   await resume.click();
   await expect(status).toContainText('Following');
@@ -164,6 +166,17 @@ test('filters, wrap and timestamps; screenshots on a desktop and a phone', async
   await page.getByRole('button', { name: 'db' }).click();
   await expect(long).toHaveCount(0);
 
+  // Keyboard: the list takes focus; Home pauses at the top, End follows again.
+  await scroller(page).focus();
+  await page.keyboard.press('Home');
+  await expect(page.locator('footer')).toContainText('Paused');
+  await page.keyboard.press('End');
+  await expect(page.locator('footer')).toContainText('Following');
+  await expect(page.getByRole('link', { name: 'Download' })).toHaveAttribute(
+    'href',
+    '/api/engine/containers/web/logs.txt'
+  );
+
   await page.setViewportSize({ width: 390, height: 760 });
   await page.getByRole('button', { name: 'db' }).click();
   await page.screenshot({ path: 'test-results/log-viewer-phone.png' });
@@ -177,4 +190,20 @@ test('filters, wrap and timestamps; screenshots on a desktop and a phone', async
   // Rows already on screen highlight too, not only rows rendered after the search.
   await expect(rows(page).locator('mark').first()).toHaveText('ERROR');
   await page.screenshot({ path: 'test-results/log-viewer-dark.png' });
+});
+
+test('wrapped lines: 200,000 streamed while following, measured rows, still windowed', async ({
+  page
+}) => {
+  await open(page);
+  await page.getByRole('button', { name: 'Wrap' }).click();
+  const run = await page.evaluate(() => harness.stream(200_000, 2_000));
+  process.stdout.write(`log viewer: wrapped, longest task ${Math.round(run.longest)} ms\n`);
+  expect(run.longest).toBeLessThan(1_000);
+  await expect(page.locator('footer')).toContainText('200,000 lines');
+  expect(await rows(page).count()).toBeLessThan(300);
+  const atBottom = await scroller(page).evaluate(
+    (el) => el.scrollHeight - el.scrollTop - el.clientHeight < 2
+  );
+  expect(atBottom).toBe(true);
 });
