@@ -52,6 +52,7 @@ describe('LogViewerState', () => {
     viewer.setStream('stderr', false);
     expect(viewer.buffer.view.map((e) => e.text)).toEqual(['alphabet', 'gamma']);
     expect(viewer.matchCount).toBe(1);
+    expect(viewer.currentMatch).toBe(0); // the selection survives a filter that keeps it
     viewer.toggleSource('web');
     expect(viewer.buffer.view).toHaveLength(0);
     viewer.toggleSource('web');

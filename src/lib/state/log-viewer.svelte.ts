@@ -110,7 +110,6 @@ export class LogViewerState {
   setStream(stream: StreamName, shown: boolean): void {
     this.streams = { ...this.streams, [stream]: shown };
     this.buffer.setFilter({ [stream]: shown });
-    this.buffer.setQuery(this.query);
     this.#sync();
   }
 
@@ -120,7 +119,6 @@ export class LogViewerState {
       : [...this.hidden, id];
     this.hidden = hidden;
     this.buffer.setFilter({ hidden });
-    this.buffer.setQuery(this.query);
     this.#sync();
   }
 
