@@ -278,6 +278,34 @@ describe('LogBuffer', () => {
     expect(buffer.view).toHaveLength(200_000);
   });
 
+  it('tells a layout which rows changed: cut from the front, changed from an index', () => {
+    const buffer = new LogBuffer(6);
+    buffer.push(
+      'a',
+      [0, 10, 20, 30].map((t) => ({ stream: 'stdout', ts: T0 + t, line: `a${t}` }))
+    );
+    buffer.flush();
+    expect(buffer.takeViewChange()).toEqual({ removed: 0, from: 0 });
+    expect(buffer.takeViewChange()).toEqual({ removed: 0, from: 4 });
+    // b15 merges in at index 2 and two appended lines push a0 out.
+    buffer.push('b', [{ stream: 'stdout', ts: T0 + 15, line: 'b15' }]);
+    buffer.push(
+      'a',
+      [40, 50].map((t) => ({ stream: 'stdout', ts: T0 + t, line: `a${t}` }))
+    );
+    buffer.flush();
+    expect(texts(buffer.view)).toEqual(['a10', 'b15', 'a20', 'a30', 'a40', 'a50']);
+    expect(buffer.takeViewChange()).toEqual({ removed: 1, from: 1 });
+    // Two flushes before the layout looks: the changes add up.
+    buffer.push('a', lines(60, 1));
+    buffer.flush();
+    buffer.push('a', lines(70, 1));
+    buffer.flush();
+    expect(buffer.takeViewChange()).toEqual({ removed: 2, from: 4 });
+    buffer.setFilter({ stderr: false });
+    expect(buffer.takeViewChange()).toEqual({ removed: 0, from: 0 });
+  });
+
   it('refuses a capacity below one', () => {
     expect(() => new LogBuffer(0)).toThrow(RangeError);
   });

@@ -4,6 +4,7 @@
  * search matches, and follow/pause. Lines are queued by push() and merged by flush(), which
  * the viewer calls once per animation frame, so a burst of batches costs one update.
  */
+import type { RowChange } from './row-layout';
 import { timestampKey } from './timestamp';
 
 export type StreamName = 'stdout' | 'stderr';
@@ -90,6 +91,8 @@ export class LogBuffer {
   #view: LogEntry[] = [];
   #matches: LogEntry[] = [];
   #current: LogEntry | null = null;
+  /** How the view changed since takeViewChange(), for a layout to redo only that part. */
+  #change: RowChange = { removed: 0, from: 0 };
   /** Merged by #bound() since the last flush() call: the caller still has news to show. */
   #mergedEarly = false;
 
@@ -144,6 +147,13 @@ export class LogBuffer {
     return this.#view[i] === entry ? i : -1;
   }
 
+  /** Rows cut from the view's front and the first row that may differ since the last call. */
+  takeViewChange(): RowChange {
+    const change = this.#change;
+    this.#change = { removed: 0, from: this.#view.length };
+    return change;
+  }
+
   /** The entry at position i (0 = oldest held). */
   at(i: number): LogEntry | undefined {
     return i < 0 || i >= this.#size ? undefined : this.#ring[(this.#head + i) % this.capacity];
@@ -170,8 +180,7 @@ export class LogBuffer {
 
   /**
    * Merges queued entries into the buffer and the view. Returns false when nothing changed
-   * since the last call.
-   * Late entries (another source's older lines) are merged into the tail, so the cost is the
+   * since the last call. Late entries (another source's older lines) are merged into the tail, so the cost is the
    * tail from the earliest new entry, never the whole buffer unless the news is that old.
    */
   flush(): boolean {
@@ -199,7 +208,11 @@ export class LogBuffer {
     );
     const changed = compareEntries(first, oldest) < 0 ? oldest : first;
     const before = this.#view.length;
-    this.#rebuildFrom(changed);
+    const cut = this.#rebuildFrom(changed);
+    this.#change = {
+      removed: this.#change.removed + evicted,
+      from: Math.max(0, Math.min(this.#change.from - evicted, cut))
+    };
     if (!this.following) this.unseen += Math.max(0, this.#view.length - before);
     return true;
   }
@@ -208,6 +221,7 @@ export class LogBuffer {
     this.#filter = { ...this.#filter, ...filter };
     this.#view = [];
     this.#matches = [];
+    this.#change = { removed: 0, from: 0 };
     const first = this.at(0);
     if (first) this.#rebuildFrom(first);
   }
@@ -261,9 +275,11 @@ export class LogBuffer {
     return this.indexOf(this.#current);
   }
 
-  #rebuildFrom(changed: LogEntry): void {
+  /** Re-derives the view and matches from `changed` on; returns the view index it cut at. */
+  #rebuildFrom(changed: LogEntry): number {
     const view = this.#view;
-    view.length = lowerBound(view.length, (j) => view[j]!, changed);
+    const cut = lowerBound(view.length, (j) => view[j]!, changed);
+    view.length = cut;
     const matches = this.#matches;
     matches.length = lowerBound(matches.length, (j) => matches[j]!, changed);
     const at = (i: number) => this.at(i)!;
@@ -274,6 +290,7 @@ export class LogBuffer {
       view.push(entry);
       if (pattern && entry.kind === 'line' && pattern.test(entry.plain)) matches.push(entry);
     }
+    return cut;
   }
 
   #visible(entry: LogEntry): boolean {

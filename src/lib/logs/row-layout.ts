@@ -1,30 +1,49 @@
 /**
  * Where each row of a virtual list stands. Fixed-height rows need no table; rows of varying
- * height (wrapped lines) keep prefix sums in a Float64Array, rebuilt in one pass when the rows
- * change: about a millisecond for 200,000 rows, once per animation frame at most.
+ * height (wrapped lines) keep prefix sums in a Float64Array that is updated from the first row
+ * that changed: rows leaving the front shift the table, rows arriving at the end extend it, so
+ * a following viewer pays for the new rows, not for the 200,000 it holds.
  */
+export interface RowChange {
+  /** Rows cut from the front since the last update. */
+  removed: number;
+  /** First row (after the cut) whose height or identity may differ. */
+  from: number;
+}
+
 export class RowLayout {
   #count = 0;
   #rowHeight = 1;
   #offsets: Float64Array | null = null;
 
-  /** `heightOf` given: rows vary; omitted: every row is `rowHeight` tall. */
-  update(count: number, rowHeight: number, heightOf?: (index: number) => number): void {
+  fixed(count: number, rowHeight: number): void {
     this.#count = count;
     this.#rowHeight = Math.max(1, rowHeight);
-    if (!heightOf) {
-      this.#offsets = null;
-      return;
+    this.#offsets = null;
+  }
+
+  /** Rows of varying height; without `change`, every row is measured again. */
+  variable(count: number, heightOf: (index: number) => number, change?: RowChange): void {
+    let offsets = this.#offsets;
+    let from = 0;
+    if (offsets && change && change.removed < this.#count) {
+      const kept = this.#count - change.removed;
+      if (change.removed > 0) {
+        const base = offsets[change.removed]!;
+        offsets.copyWithin(0, change.removed, this.#count + 1);
+        for (let i = 0; i <= kept; i++) offsets[i]! -= base;
+      }
+      from = Math.max(0, Math.min(change.from, kept, count));
     }
-    const offsets =
-      this.#offsets &&
-      this.#offsets.length >= count + 1 &&
-      this.#offsets.length < 2 * (count + 1) + 1024
-        ? this.#offsets
-        : new Float64Array(count + 1 + 1024);
+    if (!offsets || offsets.length < count + 1) {
+      const grown = new Float64Array(Math.max(count + 1, Math.ceil((count + 1) * 1.25)));
+      if (offsets && from > 0) grown.set(offsets.subarray(0, from + 1));
+      offsets = grown;
+    }
     offsets[0] = 0;
-    for (let i = 0; i < count; i++) offsets[i + 1] = offsets[i]! + heightOf(i);
+    for (let i = from; i < count; i++) offsets[i + 1] = offsets[i]! + heightOf(i);
     this.#offsets = offsets;
+    this.#count = count;
   }
 
   get count(): number {
@@ -47,8 +66,9 @@ export class RowLayout {
   /** The row covering vertical position y (clamped to the rows there are). */
   indexAt(y: number): number {
     if (this.#count === 0) return 0;
-    if (!this.#offsets)
+    if (!this.#offsets) {
       return Math.min(Math.max(Math.floor(y / this.#rowHeight), 0), this.#count - 1);
+    }
     let lo = 0;
     let hi = this.#count - 1;
     while (lo < hi) {
