@@ -20,6 +20,7 @@ import { unlessUnavailable } from './domain/storage-retry';
 import type { LoginSessionService } from './domain/users/login-session.service';
 import type { UserService } from './domain/users/user.service';
 import { EngineClient, parseDockerHost } from './engine/engine.client';
+import { localEngineStreams } from './engine/local-engine-streams';
 import { AuthThrottle, retryAfterSeconds } from './gateway/auth/auth-throttle';
 import { readCookie, SESSION_COOKIE } from './http/cookie';
 import { authenticateFrame, authenticateUpgrade } from './gateway/rpc/rpc.auth';
@@ -96,6 +97,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
   const bus = new DomainBus();
   const metrics = new Metrics();
   const engine = new EngineClient(parseDockerHost(env.DOCKER_HOST));
+  const engines = localEngineStreams(engine);
   const services = createServices({ db: database.db, config, bus, engine });
   const { audit, loginSessions, users, credentials, idempotency } = services;
   const { skills, agents, turns, events, chatSessions, usage } = services;
@@ -225,6 +227,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
       const realtime = attachRealtime(server, {
         loginSessions,
         bus,
+        engines,
         logger,
         acceptsHandshake,
         onCount: (n) => metrics.sockets.set({ transport: 'socket.io' }, n)

@@ -26,6 +26,9 @@ function memoryTransport() {
         for (const member of groups.get(channel) ?? [])
           received.set(member, [...(received.get(member) ?? []), [event, ...args]]);
       },
+      send: (member: string, _channel: string, event: string, args: unknown[]) => {
+        received.set(member, [...(received.get(member) ?? []), [event, ...args]]);
+      },
       onError: (err: unknown) => errors.push(err)
     }
   };
@@ -241,7 +244,7 @@ describe('console channels', () => {
   it('forward their bus events only while someone has joined', () => {
     const bus = new DomainBus();
     const t = memoryTransport();
-    const hub = new ChannelHub(consoleChannels({ bus }), t.transport);
+    const hub = new ChannelHub(consoleChannels({ bus, engines: () => null }), t.transport);
     expect(hub.join('v', 'viewer', 'users')?.code).toBe('forbidden');
     expect(hub.join('v', 'viewer', 'agents')).toBeNull();
     expect(hub.join('a', 'admin', 'users')).toBeNull();

@@ -1,0 +1,29 @@
+import type { EngineStreamsLookup } from '../../engine/engine-streams';
+import { jsonLines } from '../../engine/json-lines';
+import { toStatsSample, type RawStats } from './stats-sample';
+import type { Publish, Stop } from '../channel-hub';
+import { runStreamSource } from './stream-source';
+
+/** One stats stream per `container.stats:<engine>:<id>` channel; CPU % from the previous sample. */
+export function containerStatsSource(engines: EngineStreamsLookup) {
+  return ({ engine, id }: { engine: string; id: string }, publish: Publish): Stop => {
+    const streams = engines(engine);
+    if (!streams) throw new Error(`no engine is named ${engine}`);
+    const channel = `container.stats:${engine}:${id}`;
+    let previous: RawStats | null = null;
+    return runStreamSource(
+      {
+        channel,
+        open: () => streams.openStats(id),
+        read: (stream) => jsonLines(stream),
+        onItem: (raw) => {
+          const sample = toStatsSample(raw as RawStats, previous);
+          previous = raw as RawStats;
+          publish('container.stats', { channel, sample });
+        },
+        endedReason: 'the stats stream ended: the container stopped, or the engine closed it'
+      },
+      publish
+    );
+  };
+}
