@@ -54,11 +54,9 @@ export class LogOutbox {
   offer(lines: LogLine[]): void {
     for (const line of lines) {
       if (this.#skip(line)) continue;
-      if (
-        this.#lines >= this.limits.maxLines ||
-        this.#bytes + line.line.length > this.limits.maxBytes
-      )
-        this.#drop();
+      // A big batch is sent as it fills the queue, so a socket that keeps up loses nothing.
+      if (this.#full(line)) this.pump();
+      if (this.#full(line)) this.#drop();
       else {
         this.#queue.push({ line });
         this.#lines += 1;
@@ -66,6 +64,12 @@ export class LogOutbox {
       }
     }
     this.pump();
+  }
+
+  #full(line: LogLine): boolean {
+    return (
+      this.#lines >= this.limits.maxLines || this.#bytes + line.line.length > this.limits.maxBytes
+    );
   }
 
   gap(missed: number | null): void {
