@@ -1,20 +1,27 @@
-import type { Readable } from 'node:stream';
+/** Splits a stream of JSON lines whose chunks do not follow the lines; parses each line. */
+export class JsonLines {
+  #pending = '';
+  readonly #decoder = new TextDecoder();
 
-/** Parsed JSON values of a stream of JSON lines whose chunks do not follow the lines. */
-export async function* jsonLines(
-  source: Readable,
-  maxLineBytes = 1024 * 1024
-): AsyncGenerator<unknown> {
-  let pending = '';
-  for await (const chunk of source) {
-    pending += (chunk as Buffer).toString('utf8');
+  constructor(private readonly maxLineBytes = 1024 * 1024) {}
+
+  push(chunk: Buffer): unknown[] {
+    this.#pending += this.#decoder.decode(chunk, { stream: true });
+    const out: unknown[] = [];
     let nl: number;
-    while ((nl = pending.indexOf('\n')) >= 0) {
-      const line = pending.slice(0, nl).trim();
-      pending = pending.slice(nl + 1);
-      if (line) yield JSON.parse(line) as unknown;
+    while ((nl = this.#pending.indexOf('\n')) >= 0) {
+      const line = this.#pending.slice(0, nl).trim();
+      this.#pending = this.#pending.slice(nl + 1);
+      if (line) out.push(JSON.parse(line));
     }
-    if (pending.length > maxLineBytes) throw new Error('a JSON line from the engine is too long');
+    if (this.#pending.length > this.maxLineBytes)
+      throw new Error('a JSON line from the engine is too long');
+    return out;
   }
-  if (pending.trim()) yield JSON.parse(pending) as unknown;
+
+  end(): unknown[] {
+    const rest = (this.#pending + this.#decoder.decode()).trim();
+    this.#pending = '';
+    return rest ? [JSON.parse(rest)] : [];
+  }
 }

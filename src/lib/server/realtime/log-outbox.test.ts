@@ -7,7 +7,7 @@ const line = (n: number, ts = at(n)): LogLine => ({ stream: 'stdout', ts, line: 
 
 /** A socket that takes `capacity` messages, then nothing until `drain`. */
 function slowSocket(capacity = Infinity) {
-  const sent: (LogLine[] | { missed: number | null })[] = [];
+  const sent: (LogLine[] | { missed: number | null } | { ended: string })[] = [];
   let room = capacity;
   return {
     sent,
@@ -23,6 +23,10 @@ function slowSocket(capacity = Infinity) {
       gap: (missed: number | null) => {
         room -= 1;
         sent.push({ missed });
+      },
+      ended: (reason: string) => {
+        room -= 1;
+        sent.push({ ended: reason });
       }
     }
   };
@@ -60,6 +64,17 @@ describe('log outbox', () => {
     expect(box.held).toBe(0);
   });
 
+  it('says the stream ended only after the lines it still holds', () => {
+    const socket = slowSocket(0);
+    const box = new LogOutbox(socket.sink, {}, limits);
+    box.offer([line(1)]);
+    box.ended('gone');
+    expect(socket.sent).toEqual([]);
+    socket.drain(10);
+    box.pump();
+    expect(socket.sent).toEqual([[line(1)], { ended: 'gone' }]);
+  });
+
   it('bounds bytes as well as lines', () => {
     const socket = slowSocket(0);
     const box = new LogOutbox(socket.sink, {}, { ...limits, maxLines: 100, maxBytes: 10 });
@@ -95,7 +110,8 @@ describe('log outbox', () => {
           sent.push(lines);
           box?.pump(); // as engine.io's drain does, synchronously
         },
-        gap: () => undefined
+        gap: () => undefined,
+        ended: () => undefined
       },
       {},
       limits

@@ -6,6 +6,7 @@ export interface OutboxSink {
   ready(): boolean;
   lines(lines: LogLine[]): void;
   gap(missed: number | null): void;
+  ended(reason: string): void;
 }
 
 export interface OutboxLimits {
@@ -22,7 +23,7 @@ export const OUTBOX_LIMITS: OutboxLimits = {
   batchLines: 500
 };
 
-type Item = { line: LogLine } | { missed: number | null };
+type Item = { line: LogLine } | { missed: number | null } | { ended: string };
 
 /**
  * The bounded queue of log lines between a channel and one socket. Lines go out in batches while
@@ -77,6 +78,12 @@ export class LogOutbox {
     this.pump();
   }
 
+  /** The stream ended: said after the lines still held, never before them. */
+  ended(reason: string): void {
+    this.#queue.push({ ended: reason });
+    this.pump();
+  }
+
   /** Sends what the socket will take; called again when the socket drains. */
   pump(): void {
     if (this.#pumping) return; // a send that drains at once calls back in here
@@ -94,9 +101,9 @@ export class LogOutbox {
 
   #sendNext(): void {
     const first = this.#queue[this.#head]!;
-    if ('missed' in first) {
+    if (!('line' in first)) {
       this.#head += 1;
-      return this.sink.gap(first.missed);
+      return 'missed' in first ? this.sink.gap(first.missed) : this.sink.ended(first.ended);
     }
     const batch: LogLine[] = [];
     while (this.#head < this.#queue.length && batch.length < this.limits.batchLines) {

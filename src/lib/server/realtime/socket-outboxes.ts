@@ -32,7 +32,8 @@ export class LogOutboxes {
     const sink = {
       ready: () => socket.connected && unsent(socket) === 0,
       lines: (lines: LogLine[]) => socket.emit('container.log', { channel, lines }),
-      gap: (missed: number | null) => socket.emit('container.log.gap', { channel, missed })
+      gap: (missed: number | null) => socket.emit('container.log.gap', { channel, missed }),
+      ended: (reason: string) => socket.emit('stream.ended', { channel, reason })
     };
     entry.boxes.set(channel, new LogOutbox(sink, options));
   }
@@ -54,12 +55,16 @@ export class LogOutboxes {
     args: Parameters<ServerToClientEvents[E]>,
     members: Iterable<string> | undefined
   ): boolean {
-    if (event !== 'container.log' && event !== 'container.log.gap') return false;
+    if (!channel.startsWith('container.logs:')) return false;
+    const payload = args[0] as Parameters<
+      ServerToClientEvents['container.log' | 'container.log.gap' | 'stream.ended']
+    >[0];
     for (const member of members ?? []) {
       const box = this.#bySocket.get(member)?.boxes.get(channel);
       if (!box) continue;
-      if (event === 'container.log') box.offer((args[0] as { lines: LogLine[] }).lines);
-      else box.gap((args[0] as { missed: number | null }).missed);
+      if ('lines' in payload) box.offer(payload.lines);
+      else if ('missed' in payload) box.gap(payload.missed);
+      else box.ended(payload.reason);
     }
     return true;
   }

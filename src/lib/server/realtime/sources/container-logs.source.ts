@@ -1,6 +1,6 @@
 import type { JoinOptions, LogLine } from '$lib/contracts/realtime';
 import type { EngineStreamsLookup } from '../../engine/engine-streams';
-import { demuxLines } from '../../engine/stream-demux';
+import { StreamDemuxer, type LogRecord } from '../../engine/stream-demux';
 import type { Publish, SourceHandle } from '../channel-hub';
 import { runStreamSource } from './stream-source';
 
@@ -42,8 +42,8 @@ export function containerLogsSource(engines: EngineStreamsLookup, limits = LOG_S
             timestamps: true,
             ...(first.since ? { since: first.since } : { tail: first.tail ?? limits.defaultTail })
           }),
-        read: (stream) => demuxLines(stream, { timestamps: true }),
-        onItem: (lines) => {
+        parser: () => new StreamDemuxer({ timestamps: true }),
+        onItems: (lines: LogRecord[]) => {
           ring.push(lines);
           publish('container.log', { channel, lines });
         },

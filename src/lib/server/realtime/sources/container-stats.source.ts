@@ -1,5 +1,5 @@
 import type { EngineStreamsLookup } from '../../engine/engine-streams';
-import { jsonLines } from '../../engine/json-lines';
+import { JsonLines } from '../../engine/json-lines';
 import { toStatsSample, type RawStats } from './stats-sample';
 import type { Publish, Stop } from '../channel-hub';
 import { runStreamSource } from './stream-source';
@@ -15,11 +15,13 @@ export function containerStatsSource(engines: EngineStreamsLookup) {
       {
         channel,
         open: () => streams.openStats(id),
-        read: (stream) => jsonLines(stream),
-        onItem: (raw) => {
-          const sample = toStatsSample(raw as RawStats, previous);
-          previous = raw as RawStats;
-          publish('container.stats', { channel, sample });
+        parser: () => new JsonLines(),
+        onItems: (items) => {
+          for (const raw of items as RawStats[]) {
+            const sample = toStatsSample(raw, previous);
+            previous = raw;
+            publish('container.stats', { channel, sample });
+          }
         },
         endedReason: 'the stats stream ended: the container stopped, or the engine closed it'
       },

@@ -1,6 +1,6 @@
 import type { EngineEvent } from '$lib/contracts/realtime';
 import type { EngineStreamsLookup } from '../../engine/engine-streams';
-import { jsonLines } from '../../engine/json-lines';
+import { JsonLines } from '../../engine/json-lines';
 import type { Publish, Stop } from '../channel-hub';
 import { runStreamSource } from './stream-source';
 
@@ -22,9 +22,11 @@ export function engineEventsSource(engines: EngineStreamsLookup) {
       {
         channel,
         open: () => streams.openEvents(),
-        read: (stream) => jsonLines(stream),
-        onItem: (raw) =>
-          publish('engine.event', { channel, event: toEngineEvent(raw as RawEvent) }),
+        parser: () => new JsonLines(),
+        onItems: (items) => {
+          for (const raw of items as RawEvent[])
+            publish('engine.event', { channel, event: toEngineEvent(raw) });
+        },
         endedReason: 'the event stream ended: the engine closed it'
       },
       publish

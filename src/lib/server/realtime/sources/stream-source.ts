@@ -2,43 +2,76 @@ import type { Readable } from 'node:stream';
 import { isDomainError } from '../../errors';
 import type { Publish, Stop } from '../channel-hub';
 
+/** A push parser: chunks in, items out (a batch of lines, a stats sample, an event). */
+export interface ChunkParser<T> {
+  push(chunk: Buffer): T[];
+  end(): T[];
+}
+
 export interface StreamSourceSpec<T> {
   channel: string;
   open(): Promise<Readable>;
-  read(stream: Readable): AsyncIterable<T>;
-  onItem(item: T): void;
+  parser(): ChunkParser<T>;
+  onItems(items: T[]): void;
   /** Said to the members when the engine ends the stream by itself. */
   endedReason: string;
 }
 
+const EVENTS = ['data', 'end', 'error', 'close'] as const;
+
 /**
  * Runs one engine stream for a channel until its stop. The engine ending the stream, dropping it,
  * or refusing to open it becomes `stream.ended {reason}` for the members; a stop destroys the
- * stream (closing the engine request, so no listener outlives it) and says nothing.
+ * stream (closing the engine request) and says nothing. Every listener put on the stream is taken
+ * off again either way, so nothing outlives the channel.
  */
 export function runStreamSource<T>(spec: StreamSourceSpec<T>, publish: Publish): Stop {
-  let stopped = false;
+  let finished = false;
   let stream: Readable | null = null;
-  const run = async () => {
-    try {
-      stream = await spec.open();
-      if (stopped) return;
-      for await (const item of spec.read(stream)) {
-        if (stopped) return;
-        spec.onItem(item);
-      }
-      if (!stopped) publish('stream.ended', { channel: spec.channel, reason: spec.endedReason });
-    } catch (err) {
-      if (!stopped) publish('stream.ended', { channel: spec.channel, reason: describe(err) });
-    } finally {
-      stream?.destroy();
+  const parser = spec.parser();
+
+  const finish = (reason: string | null) => {
+    if (finished) return;
+    finished = true;
+    if (stream) {
+      for (const event of EVENTS) stream.off(event, handlers[event]);
+      // A destroyed stream emits nothing more; the request behind it keeps its error listener.
+      stream.destroy();
     }
+    if (reason !== null) publish('stream.ended', { channel: spec.channel, reason });
   };
-  void run();
-  return () => {
-    stopped = true;
-    stream?.destroy();
+  const handlers = {
+    data: (chunk: Buffer) => {
+      try {
+        const items = parser.push(chunk);
+        if (items.length) spec.onItems(items);
+      } catch (err) {
+        finish(describe(err));
+      }
+    },
+    end: () => {
+      try {
+        const items = parser.end();
+        if (items.length) spec.onItems(items);
+        finish(spec.endedReason);
+      } catch (err) {
+        finish(describe(err));
+      }
+    },
+    error: (err: Error) => finish(describe(err)),
+    // Closed without end or error: the connection went away under the response.
+    close: () => finish('the engine dropped the stream')
   };
+
+  spec.open().then(
+    (opened) => {
+      stream = opened;
+      if (finished) return void opened.destroy();
+      for (const event of EVENTS) opened.on(event, handlers[event] as (arg: unknown) => void);
+    },
+    (err: unknown) => finish(describe(err))
+  );
+  return () => finish(null);
 }
 
 function describe(err: unknown): string {
