@@ -233,6 +233,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
         onCount: (n) => metrics.sockets.set({ transport: 'socket.io' }, n)
       });
       realtimeClose = () => realtime.close();
+      metrics.logLinesHeld = () => realtime.logLinesHeld;
       const ws = new RpcWebSocket({
         authenticate: (req) =>
           authenticateUpgrade(req, {

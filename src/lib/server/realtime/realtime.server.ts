@@ -39,7 +39,10 @@ export interface RealtimeDeps {
  * the login-session check at the handshake, and channels (channel-hub.ts) whose joins are checked
  * by role. A channel's members share the socket.io room `room:<channel name>`.
  */
-export function attachRealtime(server: HttpServer, deps: RealtimeDeps): { close(): Promise<void> } {
+export function attachRealtime(
+  server: HttpServer,
+  deps: RealtimeDeps
+): { close(): Promise<void>; readonly logLinesHeld: number } {
   const io: IO = new Server(server, {
     path: '/socket.io',
     serveClient: false,
@@ -130,6 +133,9 @@ export function attachRealtime(server: HttpServer, deps: RealtimeDeps): { close(
   ];
 
   return {
+    get logLinesHeld() {
+      return outboxes.held;
+    },
     close: async () => {
       for (const off of unsubscribe) off();
       await new Promise<void>((resolve) => {
