@@ -209,6 +209,14 @@ describe('engine channels over socket.io', () => {
       await until(() => got.ended.length === 1, 'stream.ended');
       expect(got.ended).toEqual(['the engine dropped the stream']);
       expect((await fetch(`${berth.url}/healthz`)).status).toBe(200);
+      // A viewer joining the channel now is told too, rather than left waiting.
+      const late = await connectSocket(berth, viewer);
+      const lateGot = logsOf(late, channel);
+      expect(await late.emitWithAck('room.join', channel)).toEqual({ ok: true });
+      await until(() => lateGot.ended.length === 1, 'stream.ended for the late viewer');
+      expect(lateGot.ended).toEqual(['the engine dropped the stream']);
+      expect(lateGot.lines.length).toBeGreaterThanOrEqual(2); // the kept lines came first
+      late.close();
 
       await socket.emitWithAck('room.leave', channel);
       const before = got.lines.length;

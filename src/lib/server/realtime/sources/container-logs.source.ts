@@ -33,7 +33,7 @@ export function containerLogsSource(engines: EngineStreamsLookup, limits = LOG_S
     if (!streams) throw new Error(`no engine is named ${engine}`);
     const channel = `container.logs:${engine}:${id}`;
     const ring = new LineRing(limits.ringLines, limits.ringBytes, first.since);
-    const stop = runStreamSource(
+    const source = runStreamSource(
       {
         channel,
         open: () =>
@@ -52,12 +52,13 @@ export function containerLogsSource(engines: EngineStreamsLookup, limits = LOG_S
       publish
     );
     return {
-      stop,
+      stop: source.stop,
       welcome(options, send) {
         const { lines, complete } = ring.from(options.since, options.tail ?? limits.defaultTail);
         // The ring no longer reaches back to `since`: say so rather than pretend.
         if (!complete) send('container.log.gap', { channel, missed: null });
         if (lines.length) send('container.log', { channel, lines });
+        source.welcome?.(options, send);
       }
     };
   };

@@ -1,12 +1,12 @@
 import type { EngineStreamsLookup } from '../../engine/engine-streams';
 import { JsonLines } from '../../engine/json-lines';
 import { toStatsSample, type RawStats } from './stats-sample';
-import type { Publish, Stop } from '../channel-hub';
+import type { Publish, SourceHandle } from '../channel-hub';
 import { runStreamSource } from './stream-source';
 
 /** One stats stream per `container.stats:<engine>:<id>` channel; CPU % from the previous sample. */
 export function containerStatsSource(engines: EngineStreamsLookup) {
-  return ({ engine, id }: { engine: string; id: string }, publish: Publish): Stop => {
+  return ({ engine, id }: { engine: string; id: string }, publish: Publish): SourceHandle => {
     const streams = engines(engine);
     if (!streams) throw new Error(`no engine is named ${engine}`);
     const channel = `container.stats:${engine}:${id}`;

@@ -1,7 +1,7 @@
 import type { EngineEvent } from '$lib/contracts/realtime';
 import type { EngineStreamsLookup } from '../../engine/engine-streams';
 import { JsonLines } from '../../engine/json-lines';
-import type { Publish, Stop } from '../channel-hub';
+import type { Publish, SourceHandle } from '../channel-hub';
 import { runStreamSource } from './stream-source';
 
 interface RawEvent {
@@ -14,7 +14,7 @@ interface RawEvent {
 
 /** One event stream per `engine.events:<engine>` channel, from the moment of the first join. */
 export function engineEventsSource(engines: EngineStreamsLookup) {
-  return (engine: string, publish: Publish): Stop => {
+  return (engine: string, publish: Publish): SourceHandle => {
     const streams = engines(engine);
     if (!streams) throw new Error(`no engine is named ${engine}`);
     const channel = `engine.events:${engine}`;

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { isDomainError } from '../../errors';
-import type { Publish, Stop } from '../channel-hub';
+import type { Publish, SourceHandle } from '../channel-hub';
 
 /** A push parser: chunks in, items out (a batch of lines, a stats sample, an event). */
 export interface ChunkParser<T> {
@@ -21,12 +21,14 @@ const EVENTS = ['data', 'end', 'error', 'close'] as const;
 
 /**
  * Runs one engine stream for a channel until its stop. The engine ending the stream, dropping it,
- * or refusing to open it becomes `stream.ended {reason}` for the members; a stop destroys the
+ * or refusing to open it becomes `stream.ended {reason}` for the members (and for members who
+ * join later); a stop destroys the
  * stream (closing the engine request) and says nothing. Every listener put on the stream is taken
  * off again either way, so nothing outlives the channel.
  */
-export function runStreamSource<T>(spec: StreamSourceSpec<T>, publish: Publish): Stop {
+export function runStreamSource<T>(spec: StreamSourceSpec<T>, publish: Publish): SourceHandle {
   let finished = false;
+  let endedWith: string | null = null;
   let stream: Readable | null = null;
   const parser = spec.parser();
 
@@ -38,7 +40,9 @@ export function runStreamSource<T>(spec: StreamSourceSpec<T>, publish: Publish):
       // A destroyed stream emits nothing more; the request behind it keeps its error listener.
       stream.destroy();
     }
-    if (reason !== null) publish('stream.ended', { channel: spec.channel, reason });
+    if (reason === null) return;
+    endedWith = reason;
+    publish('stream.ended', { channel: spec.channel, reason });
   };
   const handlers = {
     data: (chunk: Buffer) => {
@@ -71,7 +75,13 @@ export function runStreamSource<T>(spec: StreamSourceSpec<T>, publish: Publish):
     },
     (err: unknown) => finish(describe(err))
   );
-  return () => finish(null);
+  return {
+    stop: () => finish(null),
+    // A member joining after the stream ended is told so too, not left waiting.
+    welcome: (_options, send) => {
+      if (endedWith !== null) send('stream.ended', { channel: spec.channel, reason: endedWith });
+    }
+  };
 }
 
 function describe(err: unknown): string {
