@@ -94,6 +94,38 @@ describe('channel hub', () => {
     expect(logs.log).toEqual(['start c1', 'stop c1', 'start c1']);
   });
 
+  it("gives the first member's join options to the source and greets later members alone", () => {
+    const t = memoryTransport();
+    const calls: unknown[] = [];
+    const kind: ChannelKindDef<string> = {
+      role: 'viewer',
+      params: z.string(),
+      start(id, publish, options) {
+        calls.push(['start', id, options]);
+        return {
+          stop: () => calls.push(['stop', id]),
+          welcome(options, send) {
+            calls.push(['welcome', options]);
+            send('audit.appended', audit(`hello ${options.since ?? 'new'}`));
+          }
+        };
+      }
+    };
+    const hub = new ChannelHub({ k: kind as ChannelKindDef<unknown> }, t.transport);
+    const since = '2026-01-01T00:00:00.000000000Z';
+    expect(hub.join('a', 'viewer', 'k:x', { since, seen: 1 })).toBeNull();
+    expect(hub.join('b', 'viewer', 'k:x', { tail: 5 })).toBeNull();
+    expect(calls).toEqual([
+      ['start', 'x', { since, seen: 1 }],
+      ['welcome', { tail: 5 }]
+    ]);
+    expect(t.received('a')).toEqual([]);
+    expect(t.received('b')).toEqual([['audit.appended', audit('hello new')]]);
+    hub.leaveAll('a');
+    hub.leaveAll('b');
+    expect(calls.at(-1)).toEqual(['stop', 'x']);
+  });
+
   it('runs one source per parameter, and a disconnect leaves every channel of its member', () => {
     const t = memoryTransport();
     const logs = countingKind();

@@ -76,8 +76,10 @@ export function attachRealtime(
       outboxes.close(member, channel);
     },
     publish: (channel, event, args) => {
-      if (!outboxes.deliver(channel, event, args, io.sockets.adapter.rooms.get(roomOf(channel))))
-        io.to(roomOf(channel)).emit(event, ...args);
+      const members = io.sockets.adapter.rooms.get(roomOf(channel));
+      if (outboxes.deliver(channel, event, args, members)) return;
+      if (outboxes.deliverSampled(event, args, members)) return;
+      io.to(roomOf(channel)).emit(event, ...args);
     },
     send: (member, channel, event, args) => {
       if (!outboxes.deliver(channel, event, args, [member])) socketOf(member)?.emit(event, ...args);

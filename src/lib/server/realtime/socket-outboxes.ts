@@ -3,6 +3,8 @@ import type { JoinOptions, LogLine, ServerToClientEvents } from '$lib/contracts/
 import { LogOutbox } from './log-outbox';
 
 type Event = keyof ServerToClientEvents;
+/** Engine events a socket may have waiting before more are dropped for it. */
+const EVENT_BACKLOG = 256;
 
 /**
  * The log outboxes of every socket, one per joined `container.logs` channel. A socket is ready
@@ -65,6 +67,26 @@ export class LogOutboxes {
       if ('lines' in payload) box.offer(payload.lines);
       else if ('missed' in payload) box.gap(payload.missed);
       else box.ended(payload.reason);
+    }
+    return true;
+  }
+
+  /**
+   * Sends a stats sample or an engine event to each member that is keeping up, and skips those
+   * that are not: a stats sample is replaced by the next one (it carries totals), and an engine
+   * event waits in engine.io's buffer only up to EVENT_BACKLOG unsent packets. False for other
+   * events.
+   */
+  deliverSampled<E extends Event>(
+    event: E,
+    args: Parameters<ServerToClientEvents[E]>,
+    members: Iterable<string> | undefined
+  ): boolean {
+    const backlog = event === 'container.stats' ? 1 : event === 'engine.event' ? EVENT_BACKLOG : 0;
+    if (backlog === 0) return false;
+    for (const member of members ?? []) {
+      const socket = this.socketOf(member);
+      if (socket?.connected && unsent(socket) < backlog) socket.emit(event, ...args);
     }
     return true;
   }
