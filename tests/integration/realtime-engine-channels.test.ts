@@ -254,9 +254,11 @@ describe('engine channels over socket.io', () => {
     const gaps: number[] = [];
     let ended = '';
     const acks: unknown[] = [];
+    let connected = false;
     ws.on('message', (data: Buffer) => {
       const text = data.toString();
       if (text === '2') return ws.send('3'); // engine.io ping
+      if (text.startsWith('40')) return void (connected = true);
       if (text.startsWith('43')) return acks.push(JSON.parse(text.slice(3)));
       if (!text.startsWith('42')) return;
       const [event, payload] = JSON.parse(text.slice(2)) as [string, Record<string, unknown>];
@@ -271,6 +273,8 @@ describe('engine channels over socket.io', () => {
     try {
       await new Promise((done, fail) => ws.once('open', done).once('error', fail));
       ws.send('40');
+      // An event sent before the server has answered the connect closes the connection.
+      await until(() => connected, 'the connect answer');
       ws.send(`421${JSON.stringify(['room.join', channel, { tail: 0 }])}`);
       await until(() => acks.length === 1, 'the join ack');
       expect(acks[0]).toEqual([{ ok: true }]);

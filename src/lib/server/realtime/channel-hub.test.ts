@@ -111,7 +111,7 @@ describe('channel hub', () => {
         };
       }
     };
-    const hub = new ChannelHub({ k: kind as ChannelKindDef<unknown> }, t.transport);
+    const hub = new ChannelHub({ k: kind }, t.transport);
     const since = '2026-01-01T00:00:00.000000000Z';
     expect(hub.join('a', 'viewer', 'k:x', { since, seen: 1 })).toBeNull();
     expect(hub.join('b', 'viewer', 'k:x', { tail: 5 })).toBeNull();
