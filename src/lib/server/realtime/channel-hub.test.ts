@@ -29,6 +29,7 @@ function memoryTransport() {
       send: (member: string, _channel: string, event: string, args: unknown[]) => {
         received.set(member, [...(received.get(member) ?? []), [event, ...args]]);
       },
+      backfill: () => undefined,
       onError: (err: unknown) => errors.push(err)
     }
   };

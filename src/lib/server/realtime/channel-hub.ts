@@ -3,6 +3,7 @@ import {
   splitChannelName,
   type ChannelSpec,
   type JoinOptions,
+  type LogLine,
   type ServerToClientEvents
 } from '$lib/contracts/realtime';
 import { roleAtLeast, type Role } from '$lib/contracts/roles';
@@ -15,11 +16,25 @@ export type Publish = <E extends keyof ServerToClientEvents>(
 
 export type Stop = () => void;
 
+/** Older log lines a member gets before anything sent to it after the promise was handed over. */
+export interface Backfill {
+  lines: LogLine[];
+  /** Lines left out past a cap, or null when the read failed and their number is unknown. */
+  missed: number | null;
+}
+
 /** A running source that also greets members joining after the first (a log channel's replay). */
 export interface SourceHandle {
   stop: Stop;
-  /** Sends to the new member alone what it missed; the first member's options went to start. */
-  welcome?(options: JoinOptions, send: Publish): void;
+  /**
+   * Sends to the new member alone what it missed; the first member's options went to start.
+   * `backfill` queues lines still being read ahead of everything sent to the member after it.
+   */
+  welcome?(
+    options: JoinOptions,
+    send: Publish,
+    backfill: (pending: Promise<Backfill>) => void
+  ): void;
 }
 
 export interface ChannelKindDef<P> extends ChannelSpec<P> {
@@ -46,6 +61,8 @@ export interface ChannelTransport {
     event: E,
     args: Parameters<ServerToClientEvents[E]>
   ): void;
+  /** Queues lines still being read for one member, ahead of what is sent to it afterwards. */
+  backfill(member: string, channel: string, pending: Promise<Backfill>): void;
   /** To one member of the channel only. */
   send<E extends keyof ServerToClientEvents>(
     member: string,
@@ -117,8 +134,10 @@ export class ChannelHub {
         return refuse('unavailable', `${name} cannot start: ${(err as Error).message}`);
       }
     } else {
-      instance.source?.welcome?.(options, (event, ...args) =>
-        this.#transport.send(member, name, event, args)
+      instance.source?.welcome?.(
+        options,
+        (event, ...args) => this.#transport.send(member, name, event, args),
+        (pending) => this.#transport.backfill(member, name, pending)
       );
     }
     mine.add(name);

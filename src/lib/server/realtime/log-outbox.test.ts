@@ -75,6 +75,19 @@ describe('log outbox', () => {
     expect(socket.sent).toEqual([[line(1)], { ended: 'gone' }]);
   });
 
+  it('sends lines read back ahead of what came after them, held to the first cursor', async () => {
+    const socket = slowSocket();
+    const box = new LogOutbox(socket.sink, { since: at(2), seen: 1 }, limits);
+    let done: (b: { lines: LogLine[]; missed: number | null }) => void = () => undefined;
+    box.hold(new Promise((resolve) => (done = resolve)));
+    box.offer([line(8), line(9)]); // live lines move the cursor on, and wait
+    expect(socket.sent).toEqual([]);
+    done({ lines: [line(1), line(2), line(3), line(4)], missed: 3 });
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(socket.sent).toEqual([[line(3), line(4)], { missed: 3 }, [line(8), line(9)]]);
+  });
+
   it('bounds bytes as well as lines', () => {
     const socket = slowSocket(0);
     const box = new LogOutbox(socket.sink, {}, { ...limits, maxLines: 100, maxBytes: 10 });

@@ -1,4 +1,5 @@
 import type { LogLine } from '$lib/contracts/realtime';
+import type { Backfill } from './channel-hub';
 
 /** Where an outbox writes: one socket, one channel. */
 export interface OutboxSink {
@@ -23,7 +24,8 @@ export const OUTBOX_LIMITS: OutboxLimits = {
   batchLines: 500
 };
 
-type Item = { line: LogLine } | { missed: number | null } | { ended: string };
+type Item =
+  { line: LogLine } | { missed: number | null } | { ended: string } | { backfill: Backfill | null };
 
 /**
  * The bounded queue of log lines between a channel and one socket. Lines go out in batches while
@@ -38,6 +40,8 @@ export class LogOutbox {
   #bytes = 0;
   #pumping = false;
   #resume: { since: string; seen: number } | null;
+  /** The cursor as the member sent it: lines read back later are held to it too. */
+  readonly #firstResume: { since: string; seen: number } | null;
 
   constructor(
     private readonly sink: OutboxSink,
@@ -45,6 +49,7 @@ export class LogOutbox {
     private readonly limits: OutboxLimits = OUTBOX_LIMITS
   ) {
     this.#resume = resume.since ? { since: resume.since, seen: resume.seen ?? 0 } : null;
+    this.#firstResume = this.#resume && { ...this.#resume };
   }
 
   /** Lines held now. */
@@ -78,6 +83,17 @@ export class LogOutbox {
     this.pump();
   }
 
+  /** Lines still being read: nothing queued after them is sent before them. */
+  hold(pending: Promise<Backfill>): void {
+    const item: { backfill: Backfill | null } = { backfill: null };
+    this.#queue.push(item);
+    const settle = (backfill: Backfill) => {
+      item.backfill = backfill;
+      this.pump();
+    };
+    pending.then(settle, () => settle({ lines: [], missed: null }));
+  }
+
   /** The stream ended: said after the lines still held, never before them. */
   ended(reason: string): void {
     this.#queue.push({ ended: reason });
@@ -89,7 +105,7 @@ export class LogOutbox {
     if (this.#pumping) return; // a send that drains at once calls back in here
     this.#pumping = true;
     try {
-      while (this.#head < this.#queue.length && this.sink.ready()) this.#sendNext();
+      while (this.#head < this.#queue.length && this.sink.ready() && this.#sendNext());
       if (this.#head === this.#queue.length) {
         this.#queue = [];
         this.#head = 0;
@@ -99,11 +115,19 @@ export class LogOutbox {
     }
   }
 
-  #sendNext(): void {
+  /** Sends the next message; false while lines being read back block the queue. */
+  #sendNext(): boolean {
     const first = this.#queue[this.#head]!;
+    if ('backfill' in first) {
+      if (!first.backfill) return false;
+      this.#queue.splice(this.#head, 1, ...this.#expand(first.backfill));
+      return true;
+    }
     if (!('line' in first)) {
       this.#head += 1;
-      return 'missed' in first ? this.sink.gap(first.missed) : this.sink.ended(first.ended);
+      if ('missed' in first) this.sink.gap(first.missed);
+      else this.sink.ended(first.ended);
+      return true;
     }
     const batch: LogLine[] = [];
     while (this.#head < this.#queue.length && batch.length < this.limits.batchLines) {
@@ -120,6 +144,23 @@ export class LogOutbox {
       this.#head = 0;
     }
     this.sink.lines(batch);
+    return true;
+  }
+
+  /** Read-back lines as queue items, held to the member's first cursor. */
+  #expand({ lines, missed }: Backfill): Item[] {
+    const cursor = this.#firstResume && { ...this.#firstResume };
+    const items: Item[] = [];
+    for (const line of lines) {
+      if (cursor && line.ts !== undefined && line.ts <= cursor.since) {
+        if (line.ts < cursor.since || cursor.seen-- > 0) continue;
+      }
+      items.push({ line });
+      this.#lines += 1;
+      this.#bytes += line.line.length;
+    }
+    if (missed !== 0) items.push({ missed });
+    return items;
   }
 
   #drop(): void {

@@ -81,6 +81,7 @@ export function attachRealtime(
       if (outboxes.deliverSampled(event, args, members)) return;
       io.to(roomOf(channel)).emit(event, ...args);
     },
+    backfill: (member, channel, pending) => outboxes.backfill(member, channel, pending),
     send: (member, channel, event, args) => {
       if (!outboxes.deliver(channel, event, args, [member])) socketOf(member)?.emit(event, ...args);
     },

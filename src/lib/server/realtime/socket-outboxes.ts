@@ -1,5 +1,6 @@
 import type { Socket } from 'socket.io';
 import type { JoinOptions, LogLine, ServerToClientEvents } from '$lib/contracts/realtime';
+import type { Backfill } from './channel-hub';
 import { LogOutbox } from './log-outbox';
 
 type Event = keyof ServerToClientEvents;
@@ -45,6 +46,10 @@ export class LogOutboxes {
     if (!entry?.boxes.delete(channel) || entry.boxes.size > 0) return;
     entry.off();
     this.#bySocket.delete(member);
+  }
+
+  backfill(member: string, channel: string, pending: Promise<Backfill>): void {
+    this.#bySocket.get(member)?.boxes.get(channel)?.hold(pending);
   }
 
   /**

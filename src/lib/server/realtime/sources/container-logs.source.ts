@@ -1,7 +1,8 @@
 import type { JoinOptions, LogLine } from '$lib/contracts/realtime';
 import type { EngineStreamsLookup } from '../../engine/engine-streams';
 import { StreamDemuxer, type LogRecord } from '../../engine/stream-demux';
-import type { Publish, SourceHandle } from '../channel-hub';
+import type { EngineStreams } from '../../engine/engine-streams';
+import type { Backfill, Publish, SourceHandle } from '../channel-hub';
 import { runStreamSource } from './stream-source';
 
 export interface LogSourceLimits {
@@ -10,12 +11,15 @@ export interface LogSourceLimits {
   ringBytes: number;
   /** Lines a join without `since` starts with. */
   defaultTail: number;
+  /** Lines read back for a resume that reaches past the ring; the rest are counted as missed. */
+  backfillLines: number;
 }
 
 export const LOG_SOURCE_LIMITS: LogSourceLimits = {
   ringLines: 10_000,
   ringBytes: 8 * 1024 * 1024,
-  defaultTail: 200
+  defaultTail: 200,
+  backfillLines: 5_000
 };
 
 /**
@@ -53,15 +57,51 @@ export function containerLogsSource(engines: EngineStreamsLookup, limits = LOG_S
     );
     return {
       stop: source.stop,
-      welcome(options, send) {
+      welcome(options, send, backfill) {
         const { lines, complete } = ring.from(options.since, options.tail ?? limits.defaultTail);
-        // The ring no longer reaches back to `since`: say so rather than pretend.
-        if (!complete) send('container.log.gap', { channel, missed: null });
+        // The ring no longer reaches back to `since`: the lines before it are read back from the
+        // engine, and reach the member ahead of the ring's and the live ones.
+        if (!complete && options.since && lines[0]?.ts)
+          backfill(readBack(streams, id, options.since, lines[0].ts, limits.backfillLines));
+        else if (!complete) send('container.log.gap', { channel, missed: null });
         if (lines.length) send('container.log', { channel, lines });
-        source.welcome?.(options, send);
+        source.welcome?.(options, send, backfill);
       }
     };
   };
+}
+
+/**
+ * The lines from `since` up to (not including) `before`, read once from the engine: at most `cap`
+ * of them, the rest counted as missed.
+ */
+async function readBack(
+  streams: EngineStreams,
+  id: string,
+  since: string,
+  before: string,
+  cap: number
+): Promise<Backfill> {
+  const lines: LogLine[] = [];
+  let missed = 0;
+  const stream = await streams.openLogs(id, { follow: false, timestamps: true, since });
+  const demux = new StreamDemuxer({ timestamps: true });
+  const take = (records: LogRecord[]): boolean => {
+    for (const record of records) {
+      if (record.ts !== undefined && record.ts >= before) return false;
+      if (lines.length < cap) lines.push(record);
+      else missed += 1;
+    }
+    return true;
+  };
+  try {
+    for await (const chunk of stream)
+      if (!take(demux.push(chunk as Buffer))) return { lines, missed };
+    take(demux.end());
+    return { lines, missed };
+  } finally {
+    stream.destroy();
+  }
 }
 
 /** The latest lines, bounded by count and bytes. */
