@@ -124,8 +124,8 @@ export interface ServerToClientEvents {
   'container.log': (batch: { channel: string; lines: LogLine[] }) => void;
   /**
    * Lines are missing here: this socket read too slowly and `missed` lines were dropped rather
-   * than held in server memory without bound; or (`missed: null`) a resume reached back past
-   * the lines the server still holds for a channel others were watching.
+   * than held in server memory without bound; or a resume reached back further than the lines
+   * read back for it (`missed: null`: reading them back failed, their number is unknown).
    */
   'container.log.gap': (gap: { channel: string; missed: number | null }) => void;
   'container.stats': (payload: { channel: string; sample: StatsSample }) => void;
