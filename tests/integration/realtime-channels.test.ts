@@ -125,6 +125,10 @@ describe('realtime channels', () => {
       });
       expect(await socket.emitWithAck('room.join', 'container.logs:abc')).toEqual({
         ok: false,
+        error: 'container.logs:abc is not a valid container.logs channel'
+      });
+      expect(await socket.emitWithAck('room.join', 'no.such.kind:abc')).toEqual({
+        ok: false,
         error: 'unknown room'
       });
     } finally {

@@ -15,11 +15,30 @@ export interface ChannelSpec<P = unknown> {
   params: z.ZodType<P>;
 }
 
+const engineName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/);
+/** A container id or name, as the engine accepts it in a path: nothing else reaches the path. */
+const containerRef = z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}$/);
+/** `<engine>:<container>`. */
+const engineContainer = z
+  .string()
+  .transform((s, ctx) => {
+    const [engine = '', id = '', ...rest] = s.split(':');
+    if (rest.length) ctx.addIssue({ code: 'custom', message: 'engine:container' });
+    return { engine, id };
+  })
+  .pipe(z.object({ engine: engineName, id: containerRef }));
+
 /** Channel kinds a socket may join. The server gives each a source (realtime/channels.ts). */
 export const CHANNELS = {
   audit: { role: 'admin', params: z.undefined() },
   users: { role: 'admin', params: z.undefined() },
-  agents: { role: 'viewer', params: z.undefined() }
+  agents: { role: 'viewer', params: z.undefined() },
+  /** `container.logs:<engine>:<container>`: `container.log` batches, gaps, `stream.ended`. */
+  'container.logs': { role: 'viewer', params: engineContainer },
+  /** `container.stats:<engine>:<container>`: a `container.stats` sample about once a second. */
+  'container.stats': { role: 'viewer', params: engineContainer },
+  /** `engine.events:<engine>`: every `engine.event` from the moment of the join. */
+  'engine.events': { role: 'viewer', params: engineName }
 } as const satisfies Record<string, ChannelSpec>;
 
 export type ChannelKind = keyof typeof CHANNELS;
@@ -42,17 +61,88 @@ export function splitChannelName(name: string): { kind: string; param: string | 
 
 export type Ack = (result: { ok: true } | { ok: false; error: string }) => void;
 
+/**
+ * Sent with a join to resume a log channel after a reconnect: `since` is the `ts` of the last
+ * line the viewer holds and `seen` how many lines with exactly that `ts` it holds (usually 1);
+ * those are skipped, so nothing arrives twice and nothing is missed. Without `since`, a log
+ * channel starts with the last `tail` lines (200 by default).
+ */
+export const JoinOptions = z
+  .object({
+    since: z
+      .string()
+      .regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z$/)
+      .optional(),
+    seen: z.number().int().min(0).max(1_000_000).optional(),
+    tail: z.number().int().min(0).max(100_000).optional()
+  })
+  .strict();
+export type JoinOptions = z.infer<typeof JoinOptions>;
+
+/** One line of container output; `ts` is the engine's RFC3339Nano time of the line. */
+export interface LogLine {
+  stream: 'stdout' | 'stderr';
+  ts?: string;
+  line: string;
+}
+
+/** A stats sample as the console charts it. Bytes are totals since the container started. */
+export interface StatsSample {
+  /** The engine's time of the sample (ISO 8601). */
+  read: string;
+  /**
+   * CPU use in % of one CPU (200 on two busy CPUs), from this sample and the previous one as
+   * the engine documents it; null when there is no previous sample to compare with.
+   */
+  cpuPercent: number | null;
+  onlineCpus: number;
+  /** Memory in use without the page cache (inactive files), as `docker stats` shows it. */
+  memory: { usage: number; limit: number; percent: number };
+  network: { rxBytes: number; txBytes: number };
+  blockIo: { readBytes: number; writeBytes: number };
+  pids: number;
+}
+
+/** An engine event, with the engine's fields renamed to the console's casing. */
+export interface EngineEvent {
+  type: string;
+  action: string;
+  actor: { id: string; attributes: Record<string, string> };
+  /** Unix seconds. */
+  time: number;
+  /** Unix nanoseconds (a float: its last digits are rounded). */
+  timeNano: number;
+}
+
 export interface ServerToClientEvents {
   /** The login session behind this socket ended (logout, disabled, password changed). */
   'session.ended': (payload: { reason: string }) => void;
   'audit.appended': (entry: AuditEntry) => void;
   'user.changed': (user: User) => void;
   'agent.changed': (change: AgentChanged) => void;
+  /** Lines of a `container.logs` channel, in order, stdout and stderr marked. */
+  'container.log': (batch: { channel: string; lines: LogLine[] }) => void;
+  /**
+   * Lines are missing here: this socket read too slowly and `missed` lines were dropped rather
+   * than held in server memory without bound; or a resume reached back further than the lines
+   * read back for it (`missed: null`: reading them back failed, their number is unknown).
+   */
+  'container.log.gap': (gap: { channel: string; missed: number | null }) => void;
+  'container.stats': (payload: { channel: string; sample: StatsSample }) => void;
+  'engine.event': (payload: { channel: string; event: EngineEvent }) => void;
+  /**
+   * An engine stream behind a channel ended (the container stopped, the engine went away, or
+   * never opened): nothing more comes until the channel is left and joined again.
+   */
+  'stream.ended': (payload: { channel: string; reason: string }) => void;
 }
 
 export interface ClientToServerEvents {
-  /** Joins a channel (a socket.io room named after it); refusals say why in `error`. */
-  'room.join': (channel: ChannelName, ack: Ack) => void;
+  /**
+   * Joins a channel (a socket.io room named after it); refusals say why in `error`. Options come
+   * between the name and the ack: `emit('room.join', name, {since, seen}, ack)`.
+   */
+  'room.join': (channel: ChannelName, optionsOrAck: JoinOptions | Ack, ack?: Ack) => void;
   'room.leave': (channel: ChannelName, ack: Ack) => void;
 }
 

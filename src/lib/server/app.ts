@@ -22,6 +22,7 @@ import type { UserService } from './domain/users/user.service';
 import type { EngineClient } from './engine/engine.client';
 import { parseDockerHost } from './engine/engine.client';
 import { EngineRegistry } from './engine/engine.registry';
+import { localEngineStreams } from './engine/local-engine-streams';
 import { AuthThrottle, retryAfterSeconds } from './gateway/auth/auth-throttle';
 import { readCookie, SESSION_COOKIE } from './http/cookie';
 import { authenticateFrame, authenticateUpgrade } from './gateway/rpc/rpc.auth';
@@ -103,6 +104,8 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
   const engines = new EngineRegistry(parseDockerHost(env.DOCKER_HOST), config.current.engines);
   const engine = engines.local;
   const services = createServices({ db: database.db, config, bus, engines });
+  // Realtime channels read the local engine's streams (remote engines: not yet).
+  const engineStreams = localEngineStreams(engine);
   const { audit, loginSessions, users, credentials, idempotency } = services;
   const { skills, agents, turns, events, chatSessions, usage } = services;
 
@@ -234,11 +237,13 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
       const realtime = attachRealtime(server, {
         loginSessions,
         bus,
+        engines: engineStreams,
         logger,
         acceptsHandshake,
         onCount: (n) => metrics.sockets.set({ transport: 'socket.io' }, n)
       });
       realtimeClose = () => realtime.close();
+      metrics.logLinesHeld = () => realtime.logLinesHeld;
       const ws = new RpcWebSocket({
         authenticate: (req) =>
           authenticateUpgrade(req, {

@@ -25,6 +25,14 @@ export class Metrics {
     labelNames: ['transport'] as const,
     registers: [this.registry]
   });
+  /** Set by the realtime server: log lines held for sockets that read slowly. */
+  logLinesHeld: () => number = () => 0;
+  readonly #logLinesHeld: Gauge = new Gauge({
+    name: 'berth_realtime_log_lines_held',
+    help: 'Log lines waiting in the bounded per-socket outboxes of slow sockets',
+    registers: [this.registry],
+    collect: (): void => this.#logLinesHeld.set(this.logLinesHeld())
+  });
   readonly logins = new Counter({
     name: 'berth_logins_total',
     help: 'Login attempts by outcome',

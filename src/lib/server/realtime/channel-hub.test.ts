@@ -26,6 +26,10 @@ function memoryTransport() {
         for (const member of groups.get(channel) ?? [])
           received.set(member, [...(received.get(member) ?? []), [event, ...args]]);
       },
+      send: (member: string, _channel: string, event: string, args: unknown[]) => {
+        received.set(member, [...(received.get(member) ?? []), [event, ...args]]);
+      },
+      backfill: () => undefined,
       onError: (err: unknown) => errors.push(err)
     }
   };
@@ -89,6 +93,38 @@ describe('channel hub', () => {
 
     expect(hub.join('a', 'viewer', 'container.logs:c1')).toBeNull();
     expect(logs.log).toEqual(['start c1', 'stop c1', 'start c1']);
+  });
+
+  it("gives the first member's join options to the source and greets later members alone", () => {
+    const t = memoryTransport();
+    const calls: unknown[] = [];
+    const kind: ChannelKindDef<string> = {
+      role: 'viewer',
+      params: z.string(),
+      start(id, publish, options) {
+        calls.push(['start', id, options]);
+        return {
+          stop: () => calls.push(['stop', id]),
+          welcome(options, send) {
+            calls.push(['welcome', options]);
+            send('audit.appended', audit(`hello ${options.since ?? 'new'}`));
+          }
+        };
+      }
+    };
+    const hub = new ChannelHub({ k: kind }, t.transport);
+    const since = '2026-01-01T00:00:00.000000000Z';
+    expect(hub.join('a', 'viewer', 'k:x', { since, seen: 1 })).toBeNull();
+    expect(hub.join('b', 'viewer', 'k:x', { tail: 5 })).toBeNull();
+    expect(calls).toEqual([
+      ['start', 'x', { since, seen: 1 }],
+      ['welcome', { tail: 5 }]
+    ]);
+    expect(t.received('a')).toEqual([]);
+    expect(t.received('b')).toEqual([['audit.appended', audit('hello new')]]);
+    hub.leaveAll('a');
+    hub.leaveAll('b');
+    expect(calls.at(-1)).toEqual(['stop', 'x']);
   });
 
   it('runs one source per parameter, and a disconnect leaves every channel of its member', () => {
@@ -241,7 +277,7 @@ describe('console channels', () => {
   it('forward their bus events only while someone has joined', () => {
     const bus = new DomainBus();
     const t = memoryTransport();
-    const hub = new ChannelHub(consoleChannels({ bus }), t.transport);
+    const hub = new ChannelHub(consoleChannels({ bus, engines: () => null }), t.transport);
     expect(hub.join('v', 'viewer', 'users')?.code).toBe('forbidden');
     expect(hub.join('v', 'viewer', 'agents')).toBeNull();
     expect(hub.join('a', 'admin', 'users')).toBeNull();

@@ -2,6 +2,8 @@ import {
   CHANNEL_NAME_MAX,
   splitChannelName,
   type ChannelSpec,
+  type JoinOptions,
+  type LogLine,
   type ServerToClientEvents
 } from '$lib/contracts/realtime';
 import { roleAtLeast, type Role } from '$lib/contracts/roles';
@@ -14,13 +16,34 @@ export type Publish = <E extends keyof ServerToClientEvents>(
 
 export type Stop = () => void;
 
+/** Older log lines a member gets before anything sent to it after the promise was handed over. */
+export interface Backfill {
+  lines: LogLine[];
+  /** Lines left out past a cap, or null when the read failed and their number is unknown. */
+  missed: number | null;
+}
+
+/** A running source that also greets members joining after the first (a log channel's replay). */
+export interface SourceHandle {
+  stop: Stop;
+  /**
+   * Sends to the new member alone what it missed; the first member's options went to start.
+   * `backfill` queues lines still being read ahead of everything sent to the member after it.
+   */
+  welcome?(
+    options: JoinOptions,
+    send: Publish,
+    backfill: (pending: Promise<Backfill>) => void
+  ): void;
+}
+
 export interface ChannelKindDef<P> extends ChannelSpec<P> {
   /**
-   * Starts feeding one channel instance when its first member joins; the returned function is
-   * called when its last member leaves. May publish at once: the first member is already in.
-   * Throwing refuses the join.
+   * Starts feeding one channel instance when its first member joins (with that member's join
+   * options); the returned function is called when its last member leaves. May publish at once:
+   * the first member is already in. Throwing refuses the join.
    */
-  start(params: P, publish: Publish): Stop;
+  start(params: P, publish: Publish, options: JoinOptions): Stop | SourceHandle;
 }
 
 export type RefusalCode = 'unknown' | 'invalid' | 'forbidden' | 'limit' | 'unavailable';
@@ -31,9 +54,18 @@ export interface ChannelRefusal {
 
 /** What the hub needs from the transport: fan-out groups keyed by channel name. */
 export interface ChannelTransport {
-  enter(member: string, channel: string): void;
+  enter(member: string, channel: string, options: JoinOptions): void;
   exit(member: string, channel: string): void;
   publish<E extends keyof ServerToClientEvents>(
+    channel: string,
+    event: E,
+    args: Parameters<ServerToClientEvents[E]>
+  ): void;
+  /** Queues lines still being read for one member, ahead of what is sent to it afterwards. */
+  backfill(member: string, channel: string, pending: Promise<Backfill>): void;
+  /** To one member of the channel only. */
+  send<E extends keyof ServerToClientEvents>(
+    member: string,
     channel: string,
     event: E,
     args: Parameters<ServerToClientEvents[E]>
@@ -45,7 +77,7 @@ export interface ChannelTransport {
 interface Instance {
   kind: string;
   members: Set<string>;
-  stop: Stop | null;
+  source: SourceHandle | null;
 }
 
 /**
@@ -72,7 +104,7 @@ export class ChannelHub {
   }
 
   /** Joins, or says why not; joining a channel twice is a no-op. */
-  join(member: string, role: Role, name: string): ChannelRefusal | null {
+  join(member: string, role: Role, name: string, options: JoinOptions = {}): ChannelRefusal | null {
     if (name.length > CHANNEL_NAME_MAX) return refuse('invalid', 'the channel name is too long');
     const { kind, param } = splitChannelName(name);
     const def = this.#kinds.get(kind);
@@ -89,18 +121,24 @@ export class ChannelHub {
 
     let instance = this.#instances.get(name);
     const first = !instance;
-    instance ??= { kind, members: new Set(), stop: null };
+    instance ??= { kind, members: new Set(), source: null };
     instance.members.add(member);
     this.#instances.set(name, instance);
-    this.#transport.enter(member, name);
+    this.#transport.enter(member, name, options);
     if (first) {
       try {
-        instance.stop = this.#startSource(def, parsed.data, name);
+        instance.source = this.#startSource(def, parsed.data, name, options);
       } catch (err) {
         this.#instances.delete(name);
         this.#transport.exit(member, name);
         return refuse('unavailable', `${name} cannot start: ${(err as Error).message}`);
       }
+    } else {
+      instance.source?.welcome?.(
+        options,
+        (event, ...args) => this.#transport.send(member, name, event, args),
+        (pending) => this.#transport.backfill(member, name, pending)
+      );
     }
     mine.add(name);
     this.#joined.set(member, mine);
@@ -141,22 +179,35 @@ export class ChannelHub {
     this.#joined.clear();
   }
 
-  #startSource(def: ChannelKindDef<unknown>, params: unknown, name: string): Stop {
+  #startSource(
+    def: ChannelKindDef<unknown>,
+    params: unknown,
+    name: string,
+    options: JoinOptions
+  ): SourceHandle {
     let live = true;
     // A source that publishes after its stop (a stream still draining) is not heard.
-    const stop = def.start(params, (event, ...args) => {
-      if (live) this.#transport.publish(name, event, args);
-    });
-    return () => {
-      live = false;
-      stop();
+    const started = def.start(
+      params,
+      (event, ...args) => {
+        if (live) this.#transport.publish(name, event, args);
+      },
+      options
+    );
+    const handle = typeof started === 'function' ? { stop: started } : started;
+    return {
+      welcome: handle.welcome?.bind(handle),
+      stop: () => {
+        live = false;
+        handle.stop();
+      }
     };
   }
 
   #stop(name: string, instance: Instance): void {
     this.#instances.delete(name);
     try {
-      instance.stop?.();
+      instance.source?.stop();
     } catch (err) {
       this.#transport.onError(err, name);
     }

@@ -1,23 +1,46 @@
-import { CHANNELS, type ChannelKind, type ChannelParams } from '$lib/contracts/realtime';
+import {
+  CHANNELS,
+  type ChannelKind,
+  type ChannelParams,
+  type JoinOptions
+} from '$lib/contracts/realtime';
 import type { DomainBus } from '../domain/bus';
-import type { ChannelKindDef, Publish, Stop } from './channel-hub';
+import type { EngineStreamsLookup } from '../engine/engine-streams';
+import type { ChannelKindDef, Publish, SourceHandle, Stop } from './channel-hub';
+import { containerLogsSource } from './sources/container-logs.source';
+import { containerStatsSource } from './sources/container-stats.source';
+import { engineEventsSource } from './sources/engine-events.source';
 
-type Sources = { [K in ChannelKind]: (params: ChannelParams<K>, publish: Publish) => Stop };
+type Sources = {
+  [K in ChannelKind]: (
+    params: ChannelParams<K>,
+    publish: Publish,
+    options: JoinOptions
+  ) => Stop | SourceHandle;
+};
 
 export interface ChannelDeps {
   bus: DomainBus;
+  /** The raw streams of an engine by name (null: no such engine). */
+  engines: EngineStreamsLookup;
 }
 
 /**
  * The source behind each channel kind of the contract; the type makes a kind without a source
- * a compile error. Listening on the bus only while someone watches costs nothing today, and is
- * the shape engine logs, stats and build output need (a stream per container, opened on demand).
+ * a compile error. Bus channels listen only while someone watches; engine channels open one
+ * engine stream per channel instance, on demand, and close it when the last member leaves.
  */
-export function consoleChannels({ bus }: ChannelDeps): Record<string, ChannelKindDef<unknown>> {
+export function consoleChannels({
+  bus,
+  engines
+}: ChannelDeps): Record<string, ChannelKindDef<unknown>> {
   const sources: Sources = {
     audit: (_, publish) => bus.on('audit.appended', (entry) => publish('audit.appended', entry)),
     users: (_, publish) => bus.on('user.changed', (user) => publish('user.changed', user)),
-    agents: (_, publish) => bus.on('agent.changed', (change) => publish('agent.changed', change))
+    agents: (_, publish) => bus.on('agent.changed', (change) => publish('agent.changed', change)),
+    'container.logs': containerLogsSource(engines),
+    'container.stats': containerStatsSource(engines),
+    'engine.events': engineEventsSource(engines)
   };
   return Object.fromEntries(
     Object.entries(CHANNELS).map(([kind, spec]) => [

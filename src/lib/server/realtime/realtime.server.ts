@@ -1,16 +1,20 @@
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import { Server, type Socket } from 'socket.io';
-import type {
-  ClientToServerEvents,
-  ServerToClientEvents,
-  SocketData
+import {
+  JoinOptions,
+  type Ack,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+  type SocketData
 } from '$lib/contracts/realtime';
 import type { DomainBus } from '../domain/bus';
+import type { EngineStreamsLookup } from '../engine/engine-streams';
 import type { LoginSessionService } from '../domain/users/login-session.service';
 import { readCookie, SESSION_COOKIE } from '../http/cookie';
 import type { Logger } from '../logger';
 import { ChannelHub } from './channel-hub';
 import { consoleChannels } from './channels';
+import { LogOutboxes } from './socket-outboxes';
 
 type IO = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type ClientSocket = Socket<
@@ -23,6 +27,7 @@ type ClientSocket = Socket<
 export interface RealtimeDeps {
   loginSessions: LoginSessionService;
   bus: DomainBus;
+  engines: EngineStreamsLookup;
   logger: Logger;
   /** Host and Origin checks shared with the HTTP front. */
   acceptsHandshake(req: IncomingMessage): boolean;
@@ -34,7 +39,10 @@ export interface RealtimeDeps {
  * the login-session check at the handshake, and channels (channel-hub.ts) whose joins are checked
  * by role. A channel's members share the socket.io room `room:<channel name>`.
  */
-export function attachRealtime(server: HttpServer, deps: RealtimeDeps): { close(): Promise<void> } {
+export function attachRealtime(
+  server: HttpServer,
+  deps: RealtimeDeps
+): { close(): Promise<void>; readonly logLinesHeld: number } {
   const io: IO = new Server(server, {
     path: '/socket.io',
     serveClient: false,
@@ -54,11 +62,29 @@ export function attachRealtime(server: HttpServer, deps: RealtimeDeps): { close(
     next();
   });
 
+  const socketOf = (member: string) => io.sockets.sockets.get(member);
+  // Log lines go to each member through its own bounded outbox, not to the room at large.
+  const outboxes = new LogOutboxes(socketOf);
   const hub = new ChannelHub(consoleChannels(deps), {
-    enter: (member, channel) => void io.sockets.sockets.get(member)?.join(roomOf(channel)),
+    enter: (member, channel, options) => {
+      void socketOf(member)?.join(roomOf(channel));
+      outboxes.open(member, channel, options);
+    },
     // A socket that disconnected has already left its socket.io rooms.
-    exit: (member, channel) => void io.sockets.sockets.get(member)?.leave(roomOf(channel)),
-    publish: (channel, event, args) => io.to(roomOf(channel)).emit(event, ...args),
+    exit: (member, channel) => {
+      void socketOf(member)?.leave(roomOf(channel));
+      outboxes.close(member, channel);
+    },
+    publish: (channel, event, args) => {
+      const members = io.sockets.adapter.rooms.get(roomOf(channel));
+      if (outboxes.deliver(channel, event, args, members)) return;
+      if (outboxes.deliverSampled(event, args, members)) return;
+      io.to(roomOf(channel)).emit(event, ...args);
+    },
+    backfill: (member, channel, pending) => outboxes.backfill(member, channel, pending),
+    send: (member, channel, event, args) => {
+      if (!outboxes.deliver(channel, event, args, [member])) socketOf(member)?.emit(event, ...args);
+    },
     onError: (err, channel) => deps.logger.warn({ err, channel }, 'a channel source failed to stop')
   });
 
@@ -68,21 +94,25 @@ export function attachRealtime(server: HttpServer, deps: RealtimeDeps): { close(
       hub.leaveAll(socket.id);
       deps.onCount(io.engine.clientsCount);
     });
-    socket.on('room.join', (channel, ack) => {
+    socket.on('room.join', (channel, optionsOrAck, lastAck) => {
+      const ack: unknown = typeof optionsOrAck === 'function' ? optionsOrAck : lastAck;
       if (typeof ack !== 'function') return;
-      if (typeof channel !== 'string') return ack({ ok: false, error: 'unknown room' });
+      const reply = ack as Ack;
+      if (typeof channel !== 'string') return reply({ ok: false, error: 'unknown room' });
+      const options = JoinOptions.safeParse(typeof optionsOrAck === 'function' ? {} : optionsOrAck);
+      if (!options.success) return reply({ ok: false, error: 'invalid join options' });
       // The role is read afresh: the user may have changed, or the session expired, since the
       // handshake (an ended session has closed the socket already).
       const valid = deps.loginSessions.validate(
         readCookie(socket.request.headers.cookie, SESSION_COOKIE)
       );
       if (!valid) {
-        ack({ ok: false, error: 'the session ended' });
+        reply({ ok: false, error: 'the session ended' });
         socket.emit('session.ended', { reason: 'session ended' });
         return void socket.disconnect(true);
       }
-      const refusal = hub.join(socket.id, valid.user.role, channel);
-      ack(refusal ? { ok: false, error: refusal.message } : { ok: true });
+      const refusal = hub.join(socket.id, valid.user.role, channel, options.data);
+      reply(refusal ? { ok: false, error: refusal.message } : { ok: true });
     });
     socket.on('room.leave', (channel, ack) => {
       if (typeof channel === 'string') hub.leave(socket.id, channel);
@@ -106,6 +136,9 @@ export function attachRealtime(server: HttpServer, deps: RealtimeDeps): { close(
   ];
 
   return {
+    get logLinesHeld() {
+      return outboxes.held;
+    },
     close: async () => {
       for (const off of unsubscribe) off();
       await new Promise<void>((resolve) => {
