@@ -75,21 +75,18 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
     label: 'Images',
     group: 'Engine',
     minRole: 'viewer',
-    planned: 'Local images, their layers and tags, and pruning.'
   },
   {
     slug: 'networks',
     label: 'Networks',
     group: 'Engine',
     minRole: 'viewer',
-    planned: 'Engine networks and the containers attached to them.'
   },
   {
     slug: 'volumes',
     label: 'Volumes',
     group: 'Engine',
     minRole: 'viewer',
-    planned: 'Volumes, their size and users, and pruning.'
   },
   {
     slug: 'build-files',
@@ -99,11 +96,10 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
     planned: 'Edit build files with live diagnostics, build them and follow the output.'
   },
   {
-    slug: 'engine-events',
-    label: 'Engine events',
+    slug: 'engine',
+    label: 'Engine',
     group: 'Engine',
-    minRole: 'viewer',
-    planned: 'The engine’s event stream, live and filterable.'
+    minRole: 'viewer'
   },
   {
     slug: 'usage',
