@@ -74,19 +74,19 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
     slug: 'images',
     label: 'Images',
     group: 'Engine',
-    minRole: 'viewer',
+    minRole: 'viewer'
   },
   {
     slug: 'networks',
     label: 'Networks',
     group: 'Engine',
-    minRole: 'viewer',
+    minRole: 'viewer'
   },
   {
     slug: 'volumes',
     label: 'Volumes',
     group: 'Engine',
-    minRole: 'viewer',
+    minRole: 'viewer'
   },
   {
     slug: 'build-files',
