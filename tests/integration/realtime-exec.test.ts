@@ -72,7 +72,8 @@ describe('exec sessions over socket.io', () => {
         cols: 80,
         rows: 24
       })) as { ok: boolean; execId: string };
-      expect(started).toMatchObject({ ok: true, execId: expect.stringMatching(/^[a-f0-9]{64}$/) });
+      expect(started.ok).toBe(true);
+      expect(started.execId).toMatch(/^[a-f0-9]{64}$/);
       execId = started.execId;
       socket.emit('exec.input', { execId, data: 'echo h""i\n' });
       // The typed line echoes as `echo h""i`; only the command's output reads `hi` alone.
