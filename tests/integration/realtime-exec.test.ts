@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import type { PullLayer } from '../../src/lib/contracts/exec';
 import { freePort, trpc, type Berth } from './helpers/berth';
 import { signInAs, startWithAdmin } from './helpers/console';
@@ -128,6 +129,49 @@ describe('exec sessions over socket.io', () => {
     expect(execRunning(execId)).toBe(true);
     socket.close();
     await until(() => !execRunning(execId), 'the exec to end in the engine');
+  });
+
+  it('a socket that stops reading pauses the command, not server memory; nothing is lost', async () => {
+    const total = 40_000_000;
+    const ws = new WebSocket(
+      `${berth.url.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`,
+      { headers: { cookie: operator, origin: berth.url } }
+    );
+    let connected = false;
+    let received = 0;
+    let ended: { exitCode?: number } | null = null;
+    const acks: unknown[] = [];
+    ws.on('message', (data: Buffer) => {
+      const text = data.toString();
+      if (text === '2') return ws.send('3'); // engine.io ping
+      if (text.startsWith('40')) return void (connected = true);
+      if (text.startsWith('43')) return acks.push(JSON.parse(text.slice(3)));
+      if (!text.startsWith('42')) return;
+      const [event, payload] = JSON.parse(text.slice(2)) as [string, Record<string, unknown>];
+      if (event === 'exec.output')
+        received += (payload.data as string).replaceAll(/[^x]/g, '').length;
+      if (event === 'exec.ended') ended = payload;
+    });
+    try {
+      await new Promise((done, fail) => ws.once('open', done).once('error', fail));
+      ws.send('40');
+      await until(() => connected, 'the connect answer');
+      const cmd = ['sh', '-c', `usleep 300000; head -c ${total} /dev/zero | tr '\\0' x`];
+      ws.send(`421${JSON.stringify(['exec.start', { container, cmd, cols: 80, rows: 24 }])}`);
+      await until(() => acks.length === 1, 'the start ack');
+      const { execId } = (acks[0] as [{ execId: string }])[0];
+      ws.pause(); // reads nothing more: the server's buffers fill
+      await new Promise((done) => setTimeout(done, 2500));
+      // The command is held back by the engine stream's pause, not read into Berth's memory.
+      expect(execRunning(execId)).toBe(true);
+      expect(received).toBeLessThan(total / 2);
+      ws.resume();
+      await until(() => ended !== null, 'exec.ended', 30_000);
+      expect(received).toBe(total);
+      expect(ended).toEqual({ execId, exitCode: 0, reason: 'the command exited' });
+    } finally {
+      ws.close();
+    }
   });
 
   it('refuses a viewer, a bad request and an unknown container, in words', async () => {
