@@ -6,8 +6,8 @@ import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { PullLayer } from '../../src/lib/contracts/exec';
-import { freePort, trpc, type Berth } from './helpers/berth';
-import { signInAs, startWithAdmin } from './helpers/console';
+import { freePort, login, trpc, type Berth } from './helpers/berth';
+import { createUser, PASSWORD, signInAs, startWithAdmin } from './helpers/console';
 import { buildTestImage, removeLabelled, runContainer } from './helpers/engine-streams';
 import { connectSocket, waitFor } from './helpers/sockets';
 
@@ -171,6 +171,26 @@ describe('exec sessions over socket.io', () => {
       expect(ended).toEqual({ execId, exitCode: 0, reason: 'the command exited' });
     } finally {
       ws.close();
+    }
+  });
+
+  it('a user who loses the operator role has the session ended at once', async () => {
+    const email = 'demoted@example.com';
+    const userId = await createUser(berth, admin, email, 'operator');
+    const socket = await connectSocket(berth, await login(berth, email, PASSWORD));
+    try {
+      const { execId } = (await socket.emitWithAck('exec.start', {
+        engine: 'local',
+        container,
+        cols: 80,
+        rows: 24
+      })) as { execId: string };
+      const ended = waitFor<{ reason: string }>(socket, 'exec.ended');
+      await trpc(berth, admin, 'users.setRole', { userId, role: 'viewer' });
+      expect(await ended).toEqual({ execId, reason: 'the operator role was taken away' });
+      await until(() => !execRunning(execId), 'the exec to end in the engine');
+    } finally {
+      socket.close();
     }
   });
 
