@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AgentChanged } from './agents';
 import type { AuditEntry } from './audit';
+import type { ExecClientEvents, ExecServerEvents } from './exec';
 import type { Role } from './roles';
 import type { User } from './users';
 
@@ -114,7 +115,8 @@ export interface EngineEvent {
   timeNano: number;
 }
 
-export interface ServerToClientEvents {
+/** Exec sessions and pull progress (contracts/exec.ts) are per socket, outside the channels. */
+export interface ServerToClientEvents extends ExecServerEvents {
   /** The login session behind this socket ended (logout, disabled, password changed). */
   'session.ended': (payload: { reason: string }) => void;
   'audit.appended': (entry: AuditEntry) => void;
@@ -137,7 +139,7 @@ export interface ServerToClientEvents {
   'stream.ended': (payload: { channel: string; reason: string }) => void;
 }
 
-export interface ClientToServerEvents {
+export interface ClientToServerEvents extends ExecClientEvents {
   /**
    * Joins a channel (a socket.io room named after it); refusals say why in `error`. Options come
    * between the name and the ack: `emit('room.join', name, {since, seen}, ack)`.

@@ -238,6 +238,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
         loginSessions,
         bus,
         engines: engineStreams,
+        engineServices: services.engine,
         logger,
         acceptsHandshake,
         onCount: (n) => metrics.sockets.set({ transport: 'socket.io' }, n)

@@ -169,6 +169,26 @@ export async function startExec(e: EngineClient, execId: string, tty: boolean): 
   });
 }
 
+/** Sets an exec's TTY size (the console's terminal was resized). */
+export async function resizeExec(e: EngineClient, execId: string, cols: number, rows: number) {
+  await e.call({
+    method: 'POST',
+    path: `/exec/${checkId('exec', execId)}/resize`,
+    query: { h: rows, w: cols },
+    what: `exec ${execId.slice(0, 12)}`
+  });
+}
+
+/** Whether an exec still runs, and its exit code once it has ended. */
+export async function inspectExec(e: EngineClient, execId: string) {
+  const { body } = await e.call<{ Running: boolean; ExitCode: number | null }>({
+    method: 'GET',
+    path: `/exec/${checkId('exec', execId)}/json`,
+    what: `exec ${execId.slice(0, 12)}`
+  });
+  return { running: body.Running, exitCode: body.ExitCode ?? undefined };
+}
+
 export async function removeContainer(e: EngineClient, id: string, force: boolean, v: boolean) {
   await e.call({
     method: 'DELETE',

@@ -1,5 +1,5 @@
 /**
- * The engine endpoints Berth may reach: the spec's (doc 2), nothing else. Every request goes
+ * The engine endpoints Berth may reach: the spec's (doc 2), and an exec's resize and inspect. Every request goes
  * through EngineClient.call, which refuses a path missing here, so no console or tRPC input can
  * reach /plugins, /swarm, /secrets or any other engine path.
  */
@@ -13,6 +13,10 @@ const table: [string, string][] = [
   ['GET', `/containers/${ID}/(json|logs|top|changes|stats)`],
   ['POST', `/containers/${ID}/exec`],
   ['POST', '/exec/[a-f0-9]{64}/start'],
+  // Beyond the spec's exec create and start: the console's terminal is resizable (issue 9) and
+  // shows the exit code, which need the exec's own resize and inspect, for an exec id only.
+  ['POST', '/exec/[a-f0-9]{64}/resize'],
+  ['GET', '/exec/[a-f0-9]{64}/json'],
   ['DELETE', `/containers/${ID}`],
   ['POST', '/containers/prune'],
   ['GET', '/images/json'],

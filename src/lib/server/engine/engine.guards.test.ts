@@ -39,6 +39,9 @@ describe('engine endpoint allow-list', () => {
     expect(isAllowedEndpoint('GET', '/containers/web/logs')).toBe(true);
     expect(isAllowedEndpoint('POST', '/containers/web/kill')).toBe(true);
     expect(isAllowedEndpoint('DELETE', '/images/localhost:5000/app:1')).toBe(true);
+    // An exec's resize and inspect, for an exec id only (the exec console needs them).
+    expect(isAllowedEndpoint('POST', `/exec/${'a'.repeat(64)}/resize`)).toBe(true);
+    expect(isAllowedEndpoint('GET', `/exec/${'a'.repeat(64)}/json`)).toBe(true);
     for (const [method, path] of [
       ['GET', '/plugins'],
       ['GET', '/swarm'],
@@ -49,7 +52,9 @@ describe('engine endpoint allow-list', () => {
       ['POST', '/system/prune'],
       ['DELETE', '/containers/../plugins'],
       ['GET', '/images/x/../../plugins/json'],
-      ['POST', '/containers/json']
+      ['POST', '/containers/json'],
+      ['POST', '/exec/web/resize'],
+      ['GET', '/exec/web/json']
     ])
       expect(isAllowedEndpoint(method!, path!), `${method} ${path}`).toBe(false);
   });

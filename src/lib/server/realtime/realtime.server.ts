@@ -8,13 +8,18 @@ import {
   type SocketData
 } from '$lib/contracts/realtime';
 import type { DomainBus } from '../domain/bus';
+import type { ContainerService } from '../domain/engine/container.service';
+import type { EngineActor } from '../domain/engine/engine-access';
+import type { ImageService } from '../domain/engine/image.service';
 import type { EngineStreamsLookup } from '../engine/engine-streams';
 import type { LoginSessionService } from '../domain/users/login-session.service';
 import { readCookie, SESSION_COOKIE } from '../http/cookie';
 import type { Logger } from '../logger';
 import { ChannelHub } from './channel-hub';
 import { consoleChannels } from './channels';
+import { SocketExecs } from './socket-execs';
 import { LogOutboxes } from './socket-outboxes';
+import { SocketPulls } from './socket-pulls';
 
 type IO = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type ClientSocket = Socket<
@@ -28,6 +33,8 @@ export interface RealtimeDeps {
   loginSessions: LoginSessionService;
   bus: DomainBus;
   engines: EngineStreamsLookup;
+  /** Exec sessions and pulls go through the domain's engine services (role checks, audit). */
+  engineServices: { containers: ContainerService; images: ImageService };
   logger: Logger;
   /** Host and Origin checks shared with the HTTP front. */
   acceptsHandshake(req: IncomingMessage): boolean;
@@ -88,11 +95,39 @@ export function attachRealtime(
     onError: (err, channel) => deps.logger.warn({ err, channel }, 'a channel source failed to stop')
   });
 
+  // Per socket, outside the channels: exec sessions and pulls belong to the socket that started them.
+  const execs = new Map<string, SocketExecs>();
+
   io.on('connection', (socket: ClientSocket) => {
     deps.onCount(io.engine.clientsCount);
+    // The user as of now: the role may have changed since the handshake.
+    const actorOf = (): EngineActor | null => {
+      const valid = deps.loginSessions.validate(
+        readCookie(socket.request.headers.cookie, SESSION_COOKIE)
+      );
+      if (!valid) return null;
+      const { id, email, role } = valid.user;
+      return { id, email, role, ip: socket.handshake.address || null };
+    };
+    const { containers, images } = deps.engineServices;
+    const socketExecs = new SocketExecs(socket, containers, actorOf, deps.logger);
+    const pulls = new SocketPulls(socket, images, actorOf, deps.logger);
+    execs.set(socket.id, socketExecs);
     socket.on('disconnect', () => {
       hub.leaveAll(socket.id);
+      execs.delete(socket.id);
+      socketExecs.dispose();
+      pulls.dispose();
       deps.onCount(io.engine.clientsCount);
+    });
+    socket.on('exec.start', (start, ack) => {
+      if (typeof ack === 'function') void socketExecs.start(start, ack);
+    });
+    socket.on('exec.input', (input) => socketExecs.input(input));
+    socket.on('exec.resize', (resize, ack) => void socketExecs.resize(resize, ack));
+    socket.on('exec.close', (close, ack) => socketExecs.close(close, ack));
+    socket.on('image.pull', (pull, ack) => {
+      if (typeof ack === 'function') void pulls.pull(pull, ack);
     });
     socket.on('room.join', (channel, optionsOrAck, lastAck) => {
       const ack: unknown = typeof optionsOrAck === 'function' ? optionsOrAck : lastAck;
@@ -130,8 +165,10 @@ export function attachRealtime(
     }),
     // A changed role applies to open sockets at once: channels the new role may not see are left.
     deps.bus.on('user.changed', (user) => {
-      for (const id of io.sockets.adapter.rooms.get(`user:${user.id}`) ?? [])
+      for (const id of io.sockets.adapter.rooms.get(`user:${user.id}`) ?? []) {
         hub.restrict(id, user.role);
+        execs.get(id)?.restrict(user.role);
+      }
     })
   ];
 

@@ -106,6 +106,6 @@ export class LogOutboxes {
 }
 
 /** Packets engine.io has not handed to the transport yet (typed private, read-only here). */
-function unsent(socket: Socket): number {
+export function unsent(socket: Socket): number {
   return (socket.conn as unknown as { writeBuffer: unknown[] }).writeBuffer.length;
 }

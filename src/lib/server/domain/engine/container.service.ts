@@ -91,6 +91,19 @@ export class ContainerService {
     return { execId, stream: await ops.startExec(engine, execId, input.tty) };
   }
 
+  /** Resizes an exec's TTY; an operator's, as the exec itself (not audited: it changes nothing). */
+  async resizeExec(
+    actor: EngineActor,
+    input: { engine: string; execId: string; cols: number; rows: number }
+  ) {
+    const engine = this.access.write(actor, input.engine);
+    await ops.resizeExec(engine, input.execId, input.cols, input.rows);
+  }
+
+  /** Whether an exec runs, and its exit code once ended. */
+  execState = async (actor: EngineActor, input: { engine: string; execId: string }) =>
+    ops.inspectExec(this.access.read(actor, input.engine), input.execId);
+
   async remove(
     actor: EngineActor,
     input: { engine: string; id: string; force: boolean; v: boolean }
