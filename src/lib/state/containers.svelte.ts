@@ -52,15 +52,14 @@ export class ContainersState {
         ancestor: one(f.ancestor)
       }
     });
-    const ids = new Set(this.containers.map((c) => c.Id));
-    this.selected = this.selected.filter((id) => ids.has(id));
+    const ids = this.containers.map((c) => c.Id);
+    this.selected = this.selected.filter((id) => ids.includes(id));
     this.loaded = true;
   }
 
   toggle(id: string, on: boolean): void {
-    this.selected = on
-      ? [...new Set([...this.selected, id])]
-      : this.selected.filter((s) => s !== id);
+    const rest = this.selected.filter((s) => s !== id);
+    this.selected = on ? [...rest, id] : rest;
   }
 
   selectedContainers(): ContainerSummary[] {
