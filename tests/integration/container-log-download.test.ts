@@ -24,7 +24,9 @@ beforeAll(async () => {
     BASE_IMAGE,
     'sh',
     '-c',
-    'echo out1; echo err1 >&2; echo out2; seq 1 20000'
+    // The engine copies stdout and stderr on separate paths: lines written at the same moment
+    // may be stored in either order, so these are spaced apart.
+    'echo out1; sleep 0.3; echo err1 >&2; sleep 0.3; echo out2; sleep 0.3; seq 1 20000'
   );
   docker('wait', NAME);
   let admin: string;
