@@ -67,8 +67,7 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
     slug: 'containers',
     label: 'Containers',
     group: 'Engine',
-    minRole: 'viewer',
-    planned: 'Containers on the engine with live logs, stats, start, stop and remove.'
+    minRole: 'viewer'
   },
   {
     slug: 'images',

@@ -167,8 +167,12 @@ export class LogBuffer {
   }
 
   /** The channel dropped `missed` lines of this source (a slow browser): shown as a marker. */
-  gap(source: string, missed: number): void {
-    const text = `${missed.toLocaleString('en')} ${missed === 1 ? 'line' : 'lines'} missed`;
+  /** `missed: null`: lines are missing but how many is unknown (the server could not count them). */
+  gap(source: string, missed: number | null): void {
+    const text =
+      missed === null
+        ? 'some lines missed (how many is unknown)'
+        : `${missed.toLocaleString('en')} ${missed === 1 ? 'line' : 'lines'} missed`;
     this.#queue(source, 'gap', null, text, this.#markerKey(source));
     this.#bound();
   }

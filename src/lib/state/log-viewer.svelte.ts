@@ -16,7 +16,7 @@ export interface LogSource {
 /** What a mounted LogViewer exports: how a page feeds it from the realtime channel. */
 export interface LogFeed {
   push(sourceId: string, lines: readonly IncomingLine[]): void;
-  gap(sourceId: string, missed: number): void;
+  gap(sourceId: string, missed: number | null): void;
   ended(sourceId: string, reason: string): void;
 }
 
@@ -84,7 +84,7 @@ export class LogViewerState {
     this.#schedule();
   }
 
-  gap(sourceId: string, missed: number): void {
+  gap(sourceId: string, missed: number | null): void {
     this.buffer.gap(sourceId, missed);
     this.#schedule();
   }
