@@ -74,6 +74,14 @@ test('an operator creates, starts, follows, watches, stops and removes a contain
     timeout: 10_000
   });
 
+  // A command typed into the exec console runs in the container and its output comes back.
+  await operator.getByRole('tab', { name: 'Exec' }).click();
+  const shell = operator.getByRole('region', { name: `Shell in ${NAME}` });
+  await expect(shell.getByRole('status')).toHaveText('connected', { timeout: 10_000 });
+  await shell.locator('.xterm-helper-textarea').focus();
+  await operator.keyboard.type('echo exec-$((40 + 2))\n');
+  await expect(shell.locator('.xterm-rows')).toContainText('exec-42');
+
   // A viewer sees the same container without a single write control, and a forged write fails.
   const viewer = await signedInPage(browser, viewerUser.email, viewerUser.password);
   await openContainers(viewer);
