@@ -1,0 +1,305 @@
+/**
+ * The log viewer against `docker logs`, from one run on loopback. A container (built FROM
+ * berth-test/busybox:latest, labelled `berth.test=bench-<id>`, removed at the end) prints
+ * 200,000 lines when told to (a file made by `docker exec`), after the browser has the
+ * container's Logs tab open and live, so every line travels engine → Berth → socket.io →
+ * LogViewer. Two runs:
+ * (a) following: from the signal until the viewer's line count (`data-lines`) shows 200,000;
+ * (b) paused: 1,000 lines, the reader scrolls up (the viewer pauses), the other 199,000 stream
+ *     in during 10 s paused, then Resume, timed until the newest line shows.
+ * Measured alongside: `docker logs --timestamps` reading the same 200,000 lines (the stored log)
+ * in the same run; Berth's RSS growth (sampled every 50 ms) while streaming; the browser's
+ * longest main-thread task (a PerformanceObserver of long tasks, which reports tasks ≥ 50 ms).
+ * Run: `node bench/logs.bench.ts` (after `npm run build`; needs the engine and Chromium).
+ */
+import { chromium, type Page } from '@playwright/test';
+import { execFileSync, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { rssMiB, spawnBerth } from './lib.ts';
+
+const LINES = 200_000;
+const PAUSED_MS = 10_000;
+const RUN = `bench-${randomUUID().slice(0, 8)}`;
+const IMAGE = `berth-bench/logs:${RUN}`;
+const ADMIN = { email: 'bench@example.com', name: 'Bench', password: 'bench-password-1' };
+
+const docker = (...args: string[]) => execFileSync('docker', args, { encoding: 'utf8' }).trim();
+
+let cleaned = false;
+function cleanUp(): void {
+  if (cleaned) return;
+  cleaned = true;
+  const ids = docker('ps', '-aq', '--filter', `label=berth.test=${RUN}`).split('\n');
+  if (ids.some(Boolean)) docker('rm', '-f', ...ids.filter(Boolean));
+  try {
+    docker('rmi', '-f', IMAGE);
+  } catch {
+    // never built
+  }
+}
+process.once('exit', cleanUp);
+
+execFileSync('docker', ['build', '-q', '-t', IMAGE, '-'], {
+  input: `FROM berth-test/busybox:latest\nLABEL berth.test=${RUN}\n`,
+  stdio: ['pipe', 'ignore', 'inherit']
+});
+
+// Lines like an application's, about 60 bytes: $FIRST of them on /go1, the rest on /go2.
+const SCRIPT = `trap 'exit 0' TERM
+gen() { awk -v a=$1 -v b=$2 'BEGIN { for (i = a; i <= b; i++) printf "%06d GET /api/items?page=%d 200 1.25ms bench line\\n", i, i }'; }
+until [ -f /go1 ]; do sleep 0.05; done
+gen 1 $FIRST
+until [ -f /go2 ]; do sleep 0.05; done
+gen $((FIRST + 1)) ${LINES}
+while true; do sleep 1; done`;
+
+function startContainer(name: string, first: number): void {
+  docker(
+    'run',
+    '-d',
+    '--name',
+    name,
+    '--label',
+    `berth.test=${RUN}`,
+    '-e',
+    `FIRST=${first}`,
+    IMAGE,
+    'sh',
+    '-c',
+    SCRIPT
+  );
+}
+const go = (name: string, n: 1 | 2) => docker('exec', name, 'touch', `/go${n}`);
+
+const berth = await spawnBerth(null);
+const pid = berth.proc.pid!;
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run']
+});
+const context = await browser.newContext({
+  baseURL: berth.url,
+  viewport: { width: 1280, height: 900 }
+});
+await context.addInitScript(() => {
+  const w = window as unknown as { __longTasks: [number, number][] };
+  w.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) w.__longTasks.push([e.startTime, e.duration]);
+  }).observe({ type: 'longtask', buffered: true });
+});
+const page = await context.newPage();
+
+// The first admin, through the set-up page (a fresh data dir has no user).
+await page.goto('/setup');
+await page.locator('[data-hydrated]').first().waitFor({ state: 'attached' });
+await page.getByLabel('E-mail address').fill(ADMIN.email);
+await page.getByLabel('Name').fill(ADMIN.name);
+await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+await page.getByLabel('Repeat the password').fill(ADMIN.password);
+await page.getByRole('button', { name: /create/i }).click();
+await page.waitForURL(/\/$/);
+
+const now = (p: Page) => p.evaluate(() => performance.now());
+const lineCount = (p: Page) =>
+  p.evaluate(() => Number(document.querySelector('[data-lines]')?.getAttribute('data-lines')));
+
+/** Longest long task (ms) that started in [from, to] on the page's clock; 0 for none ≥ 50 ms. */
+async function longestTask(p: Page, from: number, to: number): Promise<number> {
+  return p.evaluate(
+    ([a, b]) =>
+      Math.max(
+        0,
+        ...(window as unknown as { __longTasks: [number, number][] }).__longTasks
+          .filter(([start]) => start >= a! && start <= b!)
+          .map(([, d]) => d)
+      ),
+    [from, to]
+  );
+}
+
+/** Berth's RSS every 50 ms until stopped: returns the peak over the baseline. */
+function sampleRss() {
+  const base = rssMiB(pid);
+  let peak = base;
+  const timer = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 50);
+  return () => {
+    clearInterval(timer);
+    return { base, growth: Math.round((Math.max(peak, rssMiB(pid)) - base) * 10) / 10 };
+  };
+}
+
+async function openLogs(name: string): Promise<void> {
+  await page.goto(`/containers/${name}?engine=local`);
+  await page.locator('[data-hydrated]').first().waitFor({ state: 'attached' });
+  await page.getByRole('tab', { name: 'Logs' }).click();
+  await page.getByRole('region', { name: `Logs of ${name}` }).waitFor();
+  await page.getByText('Live', { exact: true }).first().waitFor({ timeout: 10_000 });
+}
+
+/**
+ * Polls the viewer's line count until it shows `n` or has not moved for 3 s (a slow socket's
+ * lines are dropped past the server's bound, so the count can stop short). Returns the count
+ * and the wall-clock time of its last change.
+ */
+async function settle(n: number, timeoutMs: number): Promise<{ lines: number; at: number }> {
+  const deadline = performance.now() + timeoutMs;
+  let lines = await lineCount(page);
+  let at = performance.now();
+  while (lines < n && performance.now() < deadline && performance.now() - at < 3_000) {
+    await new Promise((r) => setTimeout(r, 20));
+    const next = await lineCount(page);
+    if (next !== lines) [lines, at] = [next, performance.now()];
+  }
+  return { lines, at };
+}
+
+// (a) Following.
+const follow = `berth-${RUN}-follow`;
+startContainer(follow, 0);
+await openLogs(follow);
+go(follow, 1);
+const rssA = sampleRss();
+const startA = await now(page);
+const wallA = performance.now();
+go(follow, 2);
+const shownA = await settle(LINES, 60_000);
+const secondsA = (shownA.at - wallA) / 1000;
+const endA = await now(page);
+const memA = rssA();
+const longA = await longestTask(page, startA, endA);
+
+// `docker logs` reading the same lines, in this run; and how fast the engine wrote them.
+const docked = await new Promise<{ lines: number; seconds: number; first: string; last: string }>(
+  (done, fail) => {
+    const started = performance.now();
+    const proc = spawn('docker', ['logs', '--timestamps', follow], {
+      stdio: ['ignore', 'pipe', 'ignore']
+    });
+    let lines = 0;
+    let first = '';
+    let last = '';
+    let rest = '';
+    proc.stdout.on('data', (chunk: Buffer) => {
+      const parts = (rest + chunk.toString('latin1')).split('\n');
+      rest = parts.pop()!;
+      lines += parts.length;
+      if (parts.length) {
+        first ||= parts[0]!;
+        last = parts[parts.length - 1]!;
+      }
+    });
+    proc.on('error', fail);
+    proc.on('close', () =>
+      done({ lines, seconds: (performance.now() - started) / 1000, first, last })
+    );
+  }
+);
+const written =
+  (Date.parse(docked.last.slice(0, 23) + 'Z') - Date.parse(docked.first.slice(0, 23) + 'Z')) / 1000;
+
+// (b) Paused for 10 s while the lines stream in, then resumed.
+const paused = `berth-${RUN}-paused`;
+const FIRST = 1_000;
+startContainer(paused, FIRST);
+await openLogs(paused);
+go(paused, 1);
+await settle(FIRST, 20_000);
+await page.locator('[aria-label="Log lines"]').hover();
+await page.mouse.wheel(0, -5_000);
+await page.getByText('Paused', { exact: true }).waitFor({ timeout: 5_000 });
+const rssB = sampleRss();
+const startB = await now(page);
+go(paused, 2);
+await page.waitForTimeout(PAUSED_MS);
+const endB = await now(page);
+const heldPaused = await lineCount(page);
+const longPaused = await longestTask(page, startB, endB);
+const stillPaused = await page.getByText('Paused', { exact: true }).isVisible();
+const resumedAt = performance.now();
+await page.getByRole('button', { name: /Resume/ }).click();
+await page.getByText('Following', { exact: true }).waitFor();
+await page.getByText(`${String(LINES).padStart(6, '0')} GET`).waitFor({ timeout: 30_000 });
+const resumeMs = performance.now() - resumedAt;
+const shownB = await settle(LINES, 30_000);
+const endResume = await now(page);
+const memB = rssB();
+const longResume = await longestTask(page, endB, endResume);
+
+await browser.close();
+berth.proc.kill();
+cleanUp();
+
+const rate = (lines: number, s: number) => Math.round(lines / s);
+const dockerRate = rate(docked.lines, docked.seconds);
+const browserRate = rate(shownA.lines, secondsA);
+const ratio = Math.round((browserRate / dockerRate) * 100) / 100;
+const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+const task = (ms: number) => (ms ? `${Math.round(ms)} ms` : '< 50 ms (none)');
+
+console.log(`\nLog viewer, ${LINES.toLocaleString('en')} lines (${RUN})`);
+console.log(
+  `engine wrote them in ${written.toFixed(2)} s (${rate(LINES, written).toLocaleString('en')} lines/s)\n`
+);
+console.table([
+  {
+    measure: '`docker logs --timestamps` (stored lines)',
+    value: `${dockerRate.toLocaleString('en')} lines/s (${docked.lines.toLocaleString('en')} in ${docked.seconds.toFixed(2)} s)`,
+    target: '',
+    verdict: ''
+  },
+  {
+    measure: 'rendered by the log viewer, following',
+    value: `${browserRate.toLocaleString('en')} lines/s (${shownA.lines.toLocaleString('en')} in ${secondsA.toFixed(2)} s)`,
+    target: '',
+    verdict: ''
+  },
+  {
+    measure: 'viewer / docker logs',
+    value: `${ratio}×`,
+    target: '≥ 0.5×',
+    verdict: verdict(ratio >= 0.5)
+  },
+  {
+    measure: 'Berth RSS growth, following',
+    value: `${memA.growth} MiB (from ${memA.base})`,
+    target: '≤ 50 MB',
+    verdict: verdict(memA.growth <= 50)
+  },
+  {
+    measure: 'longest task, following',
+    value: task(longA),
+    target: '≤ 100 ms',
+    verdict: verdict(longA <= 100)
+  },
+  {
+    measure: `paused ${PAUSED_MS / 1000} s: lines held / still paused`,
+    value: `${heldPaused.toLocaleString('en')} / ${stillPaused ? 'yes' : 'no'}`,
+    target: '',
+    verdict: ''
+  },
+  {
+    measure: 'longest task, paused',
+    value: task(longPaused),
+    target: '≤ 100 ms',
+    verdict: verdict(longPaused <= 100)
+  },
+  {
+    measure: 'Resume → newest line shown; lines held',
+    value: `${Math.round(resumeMs)} ms; ${shownB.lines.toLocaleString('en')}`,
+    target: '',
+    verdict: ''
+  },
+  {
+    measure: 'longest task, resumed',
+    value: task(longResume),
+    target: '≤ 100 ms',
+    verdict: verdict(longResume <= 100)
+  },
+  {
+    measure: 'Berth RSS growth, paused + resumed',
+    value: `${memB.growth} MiB (from ${memB.base})`,
+    target: '≤ 50 MB',
+    verdict: verdict(memB.growth <= 50)
+  }
+]);
