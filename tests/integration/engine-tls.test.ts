@@ -1,115 +1,19 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createServer, type Server } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineRegistry } from '../../src/lib/server/engine/engine.registry';
 import { actors, engineDomain } from './helpers/engine';
+import { startTlsFront, type TlsFront } from './helpers/tls-front';
 
-/**
- * A remote engine over TLS with client certificates: a TLS front on a loopback port that
- * verifies the client and passes the bytes to the local socket (a second dockerd is heavy).
- * Certificates as the spec sets them up, with 2048-bit keys to keep the test fast.
- */
-const dir = mkdtempSync(join(tmpdir(), 'berth-tls-'));
-const file = (name: string) => join(dir, name);
-const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-
-function makeCa(name: string) {
-  openssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '365',
-    '-subj',
-    `/CN=${name}`,
-    '-keyout',
-    file(`${name}.key`),
-    '-out',
-    file(`${name}.pem`)
-  );
-}
-
-function issue(ca: string, name: string, ext: string) {
-  writeFileSync(file(`${name}.ext`), ext);
-  openssl(
-    'req',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-subj',
-    `/CN=${name}`,
-    '-keyout',
-    file(`${name}-key.pem`),
-    '-out',
-    file(`${name}.csr`)
-  );
-  openssl(
-    'x509',
-    '-req',
-    '-in',
-    file(`${name}.csr`),
-    '-CA',
-    file(`${ca}.pem`),
-    '-CAkey',
-    file(`${ca}.key`),
-    '-CAcreateserial',
-    '-days',
-    '365',
-    '-extfile',
-    file(`${name}.ext`),
-    '-out',
-    file(`${name}.pem`)
-  );
-}
-
-let front: Server;
+/** A remote engine over TLS with client certificates, through the TLS front helper. */
+let front: TlsFront;
 let port = 0;
-const sockets = new Set<Socket>();
+const file = (name: string) => front.file(name);
 
 beforeAll(async () => {
-  makeCa('ca');
-  makeCa('other-ca');
-  issue(
-    'ca',
-    'server',
-    'subjectAltName = IP:127.0.0.1, DNS:localhost\nextendedKeyUsage = serverAuth\n'
-  );
-  issue('ca', 'client', 'extendedKeyUsage = clientAuth\n');
-  issue('other-ca', 'stranger', 'extendedKeyUsage = clientAuth\n');
-  front = createServer(
-    {
-      key: readFileSync(file('server-key.pem')),
-      cert: readFileSync(file('server.pem')),
-      ca: readFileSync(file('ca.pem')),
-      requestCert: true,
-      rejectUnauthorized: true
-    },
-    (tls) => {
-      const engine = connect('/var/run/docker.sock');
-      for (const s of [tls, engine]) {
-        sockets.add(s);
-        s.on('close', () => sockets.delete(s));
-        s.on('error', () => s.destroy());
-      }
-      tls.pipe(engine).pipe(tls);
-    }
-  );
-  front.on('tlsClientError', () => undefined);
-  await new Promise<void>((done) => front.listen(0, '127.0.0.1', done));
-  port = (front.address() as { port: number }).port;
+  front = await startTlsFront();
+  port = front.port;
 }, 60_000);
 
-afterAll(async () => {
-  for (const s of sockets) s.destroy();
-  await new Promise((done) => front.close(done));
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => front.close());
 
 const remote = (name: string, tls: { ca?: string; cert: string; key: string }) => ({
   name,

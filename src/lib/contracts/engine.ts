@@ -198,3 +198,33 @@ export interface PruneReport {
   removed: { containers: string[]; images: string[]; networks: string[]; volumes: string[] };
   spaceReclaimed: number;
 }
+
+/** TLS material for Settings → Engines: PEM text uploaded, or a file path on the server. */
+const pemText = z
+  .string()
+  .max(64 * 1024)
+  .regex(/^\s*-----BEGIN [A-Z0-9 ]+-----[\s\S]+-----END [A-Z0-9 ]+-----\s*$/, 'not PEM text');
+const tlsMaterial = z.union([
+  z.strictObject({ pem: pemText }),
+  z.strictObject({ path: z.string().regex(/^\/[^\0]{0,4095}$/, 'an absolute path on the server') })
+]);
+
+export const engineAddSchema = z.strictObject({
+  name: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'lower-case letters, digits, - and _')
+    .refine((name) => name !== 'local', 'the name local is the local engine'),
+  /** A host name or an IP address: no scheme, no path. */
+  host: z
+    .string()
+    .min(1)
+    .max(253)
+    .regex(/^[A-Za-z0-9.:[\]-]+$/, 'a host name or an IP address'),
+  port: z.number().int().min(1).max(65535).default(2376),
+  ca: tlsMaterial.optional(),
+  cert: tlsMaterial,
+  key: tlsMaterial
+});
+export type EngineAddInput = z.input<typeof engineAddSchema>;
+
+export const engineRemoveSchema = z.strictObject({ name: engineNameSchema });

@@ -103,7 +103,13 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
   const metrics = new Metrics();
   const engines = new EngineRegistry(parseDockerHost(env.DOCKER_HOST), config.current.engines);
   const engine = engines.local;
-  const services = createServices({ db: database.db, config, bus, engines });
+  const services = createServices({
+    db: database.db,
+    config,
+    bus,
+    engines,
+    engineKeysDir: resolve(dataDir, 'engine-keys')
+  });
   // Realtime channels read the local engine's streams (remote engines: not yet).
   const engineStreams = localEngineStreams(engine);
   const { audit, loginSessions, users, credentials, idempotency } = services;

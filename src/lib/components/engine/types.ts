@@ -16,3 +16,9 @@ export interface DiskUsage {
   Volumes?: { UsageData?: { Size: number; RefCount: number } | null }[] | null;
   BuildCache?: { Size: number; InUse: boolean }[] | null;
 }
+
+/** An engine as Settings → Engines lists it: never key material, only whether a key is kept. */
+export interface EngineSetting extends EngineRow {
+  source: 'local' | 'config' | 'console';
+  keys?: 'stored' | 'server files';
+}

@@ -9,6 +9,7 @@ import type { Db } from '../db/client';
 import { AccessRepository } from '../db/repositories/access.repository';
 import { AgentRepository } from '../db/repositories/agent.repository';
 import { AuditRepository } from '../db/repositories/audit.repository';
+import { EngineRepository } from '../db/repositories/engine.repository';
 import { EventRepository } from '../db/repositories/event.repository';
 import { LoginSessionRepository } from '../db/repositories/login-session.repository';
 import { SessionRepository } from '../db/repositories/session.repository';
@@ -17,6 +18,7 @@ import { TurnRepository } from '../db/repositories/turn.repository';
 import { UsageRepository } from '../db/repositories/usage.repository';
 import { UserRepository } from '../db/repositories/user.repository';
 import type { EngineRegistry } from '../engine/engine.registry';
+import { TlsFiles } from '../engine/tls-files';
 import { CredentialService } from './access/credential.service';
 import { IdempotencyService } from './access/idempotency.service';
 import { AgentService } from './agents/agent.service';
@@ -24,6 +26,7 @@ import { AuditService } from './audit/audit.service';
 import type { DomainBus } from './bus';
 import { ContainerService } from './engine/container.service';
 import { EngineAccess } from './engine/engine-access';
+import { EngineSettingsService } from './engine/engine-settings.service';
 import { ImageService } from './engine/image.service';
 import { NetworkService } from './engine/network.service';
 import { EngineSystemService } from './engine/system.service';
@@ -46,11 +49,13 @@ export interface ServiceSources {
   config: ConfigStore;
   bus: DomainBus;
   engines: EngineRegistry;
+  /** Where uploaded TLS material of console-added engines is written (0600 files). */
+  engineKeysDir: string;
 }
 
 export type Services = ReturnType<typeof createServices>;
 
-export function createServices({ db, config, bus, engines }: ServiceSources) {
+export function createServices({ db, config, bus, engines, engineKeysDir }: ServiceSources) {
   const audit = new AuditService(new AuditRepository(db), bus);
   const loginSessions = new LoginSessionService(new LoginSessionRepository(db), bus);
   const throttle = {
@@ -92,7 +97,14 @@ export function createServices({ db, config, bus, engines }: ServiceSources) {
     images: new ImageService(engineAccess, () => config.current.registries),
     networks: new NetworkService(engineAccess),
     volumes: new VolumeService(engineAccess),
-    system: new EngineSystemService(engineAccess)
+    system: new EngineSystemService(engineAccess),
+    settings: new EngineSettingsService(
+      new EngineRepository(db),
+      engines,
+      new TlsFiles(engineKeysDir),
+      engineAccess,
+      audit
+    )
   };
 
   return {

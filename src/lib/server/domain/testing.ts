@@ -25,7 +25,8 @@ export function testDomain(
     db: database.db,
     config,
     bus,
-    engines
+    engines,
+    engineKeysDir: join(dir, 'engine-keys')
   });
   return {
     ...services,

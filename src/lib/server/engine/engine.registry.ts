@@ -7,14 +7,19 @@ export const LOCAL_ENGINE = 'local';
 
 export type EngineConfig = BerthConfig['engines'][number];
 
+export type EngineSource = 'local' | 'config' | 'console';
+
 export interface EngineSummary extends EngineCheck {
   name: string;
+  source: EngineSource;
   /** Where it is, without credentials: the socket path or host:port. */
   address: string;
   tls: boolean;
 }
 
 interface Entry {
+  /** Where it comes from: the local socket, berth.yaml's `engines:`, or Settings → Engines. */
+  source: EngineSource;
   client: EngineClient | null;
   address: string;
   tls: boolean;
@@ -29,10 +34,17 @@ interface Entry {
  */
 export class EngineRegistry {
   #entries = new Map<string, Entry>();
+  /** The console's engines, kept to rebuild after a reload; the file's win a name clash. */
+  #added = new Map<string, EngineConfig>();
 
   constructor(local: EngineTarget | EngineClient, configured: readonly EngineConfig[] = []) {
     const client = local instanceof EngineClient ? local : new EngineClient(local);
-    this.#entries.set(LOCAL_ENGINE, { client, address: addressOf(client.target), tls: false });
+    this.#entries.set(LOCAL_ENGINE, {
+      source: 'local',
+      client,
+      address: addressOf(client.target),
+      tls: false
+    });
     this.apply(configured);
   }
 
@@ -55,13 +67,36 @@ export class EngineRegistry {
     return entry.client;
   }
 
+  /** Where the engine named `name` comes from, or undefined when there is none. */
+  sourceOf(name: string): EngineSource | undefined {
+    return this.#entries.get(name)?.source;
+  }
+
   /** Rebuilds the configured engines (after a reload); the local one stays. */
   apply(configured: readonly EngineConfig[]): void {
     for (const name of this.names()) if (name !== LOCAL_ENGINE) this.#entries.delete(name);
     for (const engine of configured) {
       if (this.#entries.has(engine.name)) continue; // the schema refuses duplicates and `local`
-      this.#entries.set(engine.name, buildEntry(engine));
+      this.#entries.set(engine.name, buildEntry(engine, 'config'));
     }
+    for (const engine of this.#added.values()) this.#addEntry(engine);
+  }
+
+  /** Adds an engine from Settings → Engines at once; a file's engine of that name wins. */
+  add(engine: EngineConfig): void {
+    this.#added.set(engine.name, engine);
+    this.#addEntry(engine);
+  }
+
+  /** Drops an engine added in the console (the file's and the local one stay). */
+  remove(name: string): void {
+    this.#added.delete(name);
+    if (this.#entries.get(name)?.source === 'console') this.#entries.delete(name);
+  }
+
+  #addEntry(engine: EngineConfig): void {
+    if (!this.#entries.has(engine.name))
+      this.#entries.set(engine.name, buildEntry(engine, 'console'));
   }
 
   /** Every engine checked at once: status, pinned API version, latency. */
@@ -71,13 +106,13 @@ export class EngineRegistry {
         const check: EngineCheck = entry.client
           ? await entry.client.check()
           : { status: 'error', detail: entry.problem ?? 'not usable' };
-        return { name, address: entry.address, tls: entry.tls, ...check };
+        return { name, source: entry.source, address: entry.address, tls: entry.tls, ...check };
       })
     );
   }
 }
 
-function buildEntry(engine: EngineConfig): Entry {
+function buildEntry(engine: EngineConfig, source: EngineSource): Entry {
   const target = remoteTarget(engine);
   const address = `${target.host}:${target.port}`;
   const tls = engine.tls !== undefined;
@@ -88,11 +123,11 @@ function buildEntry(engine: EngineConfig): Entry {
       key: readFileSync(engine.tls.key)
     };
     const client = new EngineClient(files ? { ...target, tls: files } : target);
-    return { client, address, tls };
+    return { source, client, address, tls };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const problem = `cannot read its TLS files (${code ?? 'error'}); the server must be able to read them`;
-    return { client: null, address, tls, problem };
+    return { source, client: null, address, tls, problem };
   }
 }
 

@@ -3,3 +3,4 @@ export * from './audit';
 export * from './assistant';
 export * from './skills';
 export * from './access';
+export * from './engines';

@@ -9,6 +9,7 @@ import { roleProcedure, router } from '../init';
  */
 const viewer = roleProcedure('viewer');
 const operator = roleProcedure('operator');
+const admin = roleProcedure('admin');
 
 function actor(ctx: {
   actor: { id: string | null; email: string | null; ip: string | null };
@@ -152,4 +153,15 @@ const system = router({
     .mutation(({ ctx, input }) => ctx.app.engineServices.system.prune(actor(ctx), input))
 });
 
-export const engineRouter = router({ containers, images, networks, volumes, system });
+/** Settings → Engines: remote engines added by admins; key material never comes back. */
+const settings = router({
+  list: admin.query(({ ctx }) => ctx.app.engineServices.settings.list(actor(ctx))),
+  add: admin
+    .input(c.engineAddSchema)
+    .mutation(({ ctx, input }) => ctx.app.engineServices.settings.add(actor(ctx), input)),
+  remove: admin
+    .input(c.engineRemoveSchema)
+    .mutation(({ ctx, input }) => ctx.app.engineServices.settings.remove(actor(ctx), input))
+});
+
+export const engineRouter = router({ containers, images, networks, volumes, system, settings });
