@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { text } from 'node:stream/consumers';
 import { EngineRegistry } from '../../src/lib/server/engine/engine.registry';
-import { actors, engineDomain } from './helpers/engine';
+import { registryEngineStreams } from '../../src/lib/server/engine/registry-streams';
+import { actors, BASE_IMAGE, engineDomain } from './helpers/engine';
 import { startTlsFront, type TlsFront } from './helpers/tls-front';
 
 /** A remote engine over TLS with client certificates, through the TLS front helper. */
@@ -108,5 +111,45 @@ describe('a remote engine over TLS with client certificates', () => {
     expect(summary).toMatchObject({ status: 'error' });
     expect(summary?.detail).toContain('cannot read its TLS files (ENOENT)');
     expect(summary?.detail).not.toContain('absent-key.pem');
+  });
+
+  it("streams a container's logs for the console channels over TLS, and refuses a wrong CA", async () => {
+    const label = `tls-streams-${process.pid}`;
+    const docker = (...args: string[]) => execFileSync('docker', args, { encoding: 'utf8' }).trim();
+    const id = docker(
+      'run',
+      '-d',
+      '--label',
+      `berth.test=${label}`,
+      BASE_IMAGE,
+      'sh',
+      '-c',
+      'echo over; echo tls'
+    );
+    const registry = new EngineRegistry({ socketPath: '/var/run/docker.sock' }, [
+      remote('remote', {
+        ca: file('ca.pem'),
+        cert: file('client.pem'),
+        key: file('client-key.pem')
+      }),
+      remote('wrong-ca', {
+        ca: file('other-ca.pem'),
+        cert: file('client.pem'),
+        key: file('client-key.pem')
+      })
+    ]);
+    const streams = registryEngineStreams(registry);
+    try {
+      docker('wait', id);
+      const logs = await streams('remote')!.openLogs(id, { follow: false, timestamps: false });
+      // Multiplexed frames: an 8-byte header before each line.
+      expect((await text(logs)).replace(/[\x00-\x08]/g, '')).toBe('over\ntls\n');
+      expect(streams('nowhere')).toBeNull();
+      await expect(
+        streams('wrong-ca')!.openLogs(id, { follow: false, timestamps: false })
+      ).rejects.toThrow("the engine's TLS certificate is not signed by the configured CA");
+    } finally {
+      docker('rm', '-f', id);
+    }
   });
 });

@@ -22,7 +22,7 @@ import type { UserService } from './domain/users/user.service';
 import type { EngineClient } from './engine/engine.client';
 import { parseDockerHost } from './engine/engine.client';
 import { EngineRegistry } from './engine/engine.registry';
-import { localEngineStreams } from './engine/local-engine-streams';
+import { registryEngineStreams } from './engine/registry-streams';
 import { AuthThrottle, retryAfterSeconds } from './gateway/auth/auth-throttle';
 import { readCookie, SESSION_COOKIE } from './http/cookie';
 import { authenticateFrame, authenticateUpgrade } from './gateway/rpc/rpc.auth';
@@ -110,8 +110,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     engines,
     engineKeysDir: resolve(dataDir, 'engine-keys')
   });
-  // Realtime channels read the local engine's streams (remote engines: not yet).
-  const engineStreams = localEngineStreams(engine);
+  const engineStreams = registryEngineStreams(engines);
   const { audit, loginSessions, users, credentials, idempotency } = services;
   const { skills, agents, turns, events, chatSessions, usage } = services;
 

@@ -1,6 +1,8 @@
-import { request, type IncomingMessage } from 'node:http';
+import { request, type IncomingMessage, type RequestOptions } from 'node:http';
+import { request as tlsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { DomainError } from '../errors';
+import { connectionError } from './engine.errors';
 import type { EngineTarget } from './engine.client';
 import {
   unixSince,
@@ -10,8 +12,9 @@ import {
 } from './engine-streams';
 
 /**
- * EngineStreams over plain node:http on the pinned, versioned path. Kept apart from the engine
- * client so the client that grows every operation can take its place.
+ * EngineStreams over node:http (or node:https with the engine's client certificate) on the
+ * pinned, versioned path: the long-lived streams skip docker-modem's per-request work, and their
+ * backpressure is the socket's own.
  */
 export class RawEngineStreams implements EngineStreams {
   constructor(
@@ -46,7 +49,8 @@ export class RawEngineStreams implements EngineStreams {
   async #open(path: string, what: string): Promise<Readable> {
     const version = await this.apiVersion();
     return new Promise((resolve, reject) => {
-      const req = request({ ...this.target, path: `/v${version}${path}`, method: 'GET' });
+      const options = { ...connection(this.target), path: `/v${version}${path}`, method: 'GET' };
+      const req = 'tls' in this.target && this.target.tls ? tlsRequest(options) : request(options);
       req.on('response', (res: IncomingMessage) => {
         if (res.statusCode === 200) return resolve(res);
         const chunks: Buffer[] = [];
@@ -55,11 +59,20 @@ export class RawEngineStreams implements EngineStreams {
         res.on('error', reject);
       });
       req.on('error', (err) =>
-        reject(new DomainError('ENGINE_UNAVAILABLE', `the engine is not answering: ${err.message}`))
+        reject(new DomainError('ENGINE_UNAVAILABLE', `${what}: ${connectionError(err, 0)}`))
       );
       req.end();
     });
   }
+}
+
+/** Where the request goes: the socket, or host and port with the client certificate for TLS. */
+function connection(
+  target: EngineTarget
+): RequestOptions & { ca?: Buffer; cert?: Buffer; key?: Buffer } {
+  if ('socketPath' in target) return { socketPath: target.socketPath };
+  const { host, port, tls } = target;
+  return tls ? { host, port, ca: tls.ca, cert: tls.cert, key: tls.key } : { host, port };
 }
 
 function engineRefusal(status: number, chunks: Buffer[], what: string): DomainError {
