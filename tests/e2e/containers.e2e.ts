@@ -50,7 +50,7 @@ test('an operator creates, starts, follows, watches, stops and removes a contain
   await form
     .getByLabel('Command')
     .fill(
-      'sh\n-c\ntrap "exit 0" TERM; i=0; while true; do i=$((i+1)); echo "tick $i"; sleep 0.2; done'
+      'sh\n-c\ntrap "exit 0" TERM; trap "echo got-usr1" USR1; i=0; while true; do i=$((i+1)); echo "tick $i"; sleep 0.2; done'
     );
   await form.getByLabel('Start it once created').uncheck();
   await form.getByRole('button', { name: 'Create container' }).click();
@@ -81,6 +81,13 @@ test('an operator creates, starts, follows, watches, stops and removes a contain
   await shell.locator('.xterm-helper-textarea').focus();
   await operator.keyboard.type('echo exec-$((40 + 2))\n');
   await expect(shell.locator('.xterm-rows')).toContainText('exec-42');
+
+  // Kill sends the signal picked: the container's trap answers it in the logs.
+  await operator.getByRole('tab', { name: 'Logs' }).click();
+  await actions.getByLabel('Signal').selectOption('SIGUSR1');
+  await actions.getByRole('button', { name: 'Kill', exact: true }).click();
+  await expect(operator.getByRole('status').first()).toContainText(`Sent SIGUSR1 to ${NAME}`);
+  await expect(logs.getByText(/^got-usr1$/)).toBeVisible();
 
   // A viewer sees the same container without a single write control, and a forged write fails.
   const viewer = await signedInPage(browser, viewerUser.email, viewerUser.password);

@@ -143,7 +143,7 @@ describe('a remote engine over TLS with client certificates', () => {
       docker('wait', id);
       const logs = await streams('remote')!.openLogs(id, { follow: false, timestamps: false });
       // Multiplexed frames: an 8-byte header before each line.
-      expect((await text(logs)).replace(/[\x00-\x08]/g, '')).toBe('over\ntls\n');
+      expect((await text(logs)).replace(/[^\n -~]/g, '')).toBe('over\ntls\n');
       expect(streams('nowhere')).toBeNull();
       await expect(
         streams('wrong-ca')!.openLogs(id, { follow: false, timestamps: false })

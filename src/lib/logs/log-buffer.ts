@@ -9,10 +9,13 @@ import { timestampKey } from './timestamp';
 
 export type StreamName = 'stdout' | 'stderr';
 
-/** One line as the realtime channel delivers it. `ts` is the engine's RFC 3339 time or epoch ms. */
+/**
+ * One line as the realtime channel delivers it. `ts` is the engine's RFC 3339 time or epoch ms;
+ * a line without one is placed at its arrival.
+ */
 export interface IncomingLine {
   stream: StreamName;
-  ts: string | number;
+  ts?: string | number;
   line: string;
 }
 
@@ -161,7 +164,8 @@ export class LogBuffer {
 
   push(source: string, lines: readonly IncomingLine[]): void {
     for (const { stream, ts, line } of lines) {
-      this.#queue(source, 'line', stream, line, this.#keyFor(source, timestampKey(ts)));
+      const key = ts === undefined ? Date.now() : timestampKey(ts);
+      this.#queue(source, 'line', stream, line, this.#keyFor(source, key));
     }
     this.#bound();
   }

@@ -5,14 +5,22 @@
  */
 const RFC3339 = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/i;
 
+/** The last whole second parsed: a stream's lines mostly share it, and Date.parse is dear. */
+let lastSecond = '';
+let lastSecondMs = Number.NaN;
+
 /** Epoch milliseconds, or NaN when `ts` is neither a number nor an RFC 3339 time. */
 export function timestampKey(ts: string | number): number {
   if (typeof ts === 'number') return ts;
   const match = RFC3339.exec(ts);
   if (!match) return Number.NaN;
   const [, base, fraction = '', zone] = match;
-  const seconds = Date.parse(`${base}${zone}`);
-  return fraction ? seconds + Number(`0.${fraction}`) * 1000 : seconds;
+  const second = `${base}${zone}`;
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastSecondMs = Date.parse(second);
+  }
+  return fraction ? lastSecondMs + Number(`0.${fraction}`) * 1000 : lastSecondMs;
 }
 
 /** "14:03:07.123", the reader's local time of day, for a row's timestamp column. */

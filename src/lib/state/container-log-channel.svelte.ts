@@ -50,10 +50,7 @@ export class ContainerLogChannel {
     const log = ({ channel, lines }: { channel: string; lines: LogLine[] }) => {
       if (!mine(channel)) return;
       this.track(lines);
-      this.#feed()?.push(
-        this.#source,
-        lines.map((l) => ({ stream: l.stream, ts: l.ts ?? Date.now(), line: l.line }))
-      );
+      this.#feed()?.push(this.#source, lines);
     };
     const gap = ({ channel, missed }: { channel: string; missed: number | null }) => {
       if (mine(channel)) this.#feed()?.gap(this.#source, missed);
