@@ -22,6 +22,8 @@ const say = (container: string, line: string) =>
 test.beforeAll(() => {
   for (const name of [A, B])
     docker('run', '-d', '--label', LABEL, '--name', name, 'berth-test/busybox', 'sleep', '3600');
+  say(A, 'a-1');
+  say(B, 'b-1');
 });
 
 test.afterAll(() => {
@@ -43,7 +45,7 @@ async function rows(page: Page): Promise<{ source: string; text: string; colour:
     );
 }
 
-const ours = (all: { text: string }[]) => all.filter((r) => /^[ab]-\d$/.test(r.text));
+const ours = <T extends { text: string }>(all: T[]) => all.filter((r) => /^[ab]-\d$/.test(r.text));
 
 function legendItem(page: Page, name: string): Locator {
   return page
@@ -55,8 +57,6 @@ test('two containers merged by time, a colour each, one hidden, one ended and fo
   page
 }) => {
   test.setTimeout(60_000);
-  say(A, 'a-1');
-  say(B, 'b-1');
   await signIn(page, ADMIN.email, ADMIN.password);
   await expect(page).toHaveURL(/\/$/);
 
@@ -68,7 +68,8 @@ test('two containers merged by time, a colour each, one hidden, one ended and fo
     .getByRole('group', { name: 'Selected containers' })
     .getByRole('button', { name: 'Logs' })
     .click();
-  await expect(page).toHaveURL(`/containers/logs?engine=local&c=${A}&c=${B}`);
+  // The address lists the selected rows in the table's order (newest first).
+  await expect(page).toHaveURL(`/containers/logs?engine=local&c=${B}&c=${A}`);
   await hydrated(page);
   await expect(page.getByRole('heading', { level: 1, name: 'Merged logs' })).toBeVisible();
   await expect(page.getByText('Engine local')).toBeVisible();
@@ -163,11 +164,12 @@ test('a viewer opens the merged page from Containers and picks containers with t
   await hydrated(viewer);
 
   const search = viewer.getByLabel('Search containers');
-  await search.fill(RUN);
+  await search.fill(A);
   await search.press('Tab');
   await expect(viewer.getByRole('checkbox', { name: A })).toBeFocused();
   await viewer.keyboard.press('Space');
   await expect(viewer).toHaveURL(`/containers/logs?engine=local&c=${A}`);
+  await search.fill(B);
   await viewer.getByRole('checkbox', { name: B }).check();
   await expect(viewer).toHaveURL(`/containers/logs?engine=local&c=${A}&c=${B}`);
   const lines = viewer.getByRole('region', { name: 'Log lines' });
