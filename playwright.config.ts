@@ -2,6 +2,7 @@ import { defineConfig } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { serverNodeFlags } from './scripts/server-node-flags.ts';
 
 const port = Number(process.env.BERTH_E2E_PORT ?? 18799);
 export const baseURL = `http://127.0.0.1:${port}`;
@@ -45,7 +46,7 @@ export default defineConfig({
     { name: 'components', testMatch: 'log-viewer.e2e.ts' }
   ],
   webServer: {
-    command: 'node server.ts',
+    command: ['node', ...serverNodeFlags, 'server.ts'].join(' '),
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
     timeout: 30_000,

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
+import { serverNodeFlags } from '../scripts/server-node-flags.ts';
 
 export async function freePort(): Promise<number> {
   return new Promise((done) => {
@@ -110,7 +111,7 @@ export async function spawnBerth(config: string | null, env: Record<string, stri
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const spawnedAt = performance.now();
-  const proc = spawn(process.execPath, ['server.ts'], {
+  const proc = spawn(process.execPath, [...serverNodeFlags, 'server.ts'], {
     cwd: root,
     env: {
       ...process.env,

@@ -6,4 +6,5 @@ source "$(dirname "${BASH_SOURCE[0]}")/node-env.sh"
 cd "$BERTH_ROOT"
 [ -d node_modules ] && [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund
 [ -f build/handler.js ] && [ -z "$(find src drizzle -newer build/handler.js -print -quit)" ] || npm run build
-exec node server.ts
+# shellcheck disable=SC2046 # the flags are words on purpose
+exec node $(cat scripts/server-node-flags) server.ts

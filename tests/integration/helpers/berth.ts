@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { serverNodeFlags } from '../../../scripts/server-node-flags.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -58,7 +59,7 @@ export async function startBerth(options: StartOptions = {}): Promise<Berth> {
     writeFileSync(file, options.config);
     env.BERTH_CONFIG = file;
   }
-  const proc = spawn(process.execPath, ['server.ts'], {
+  const proc = spawn(process.execPath, [...serverNodeFlags, 'server.ts'], {
     cwd: ROOT,
     env: Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)),
     stdio: ['ignore', 'pipe', 'pipe']
