@@ -32,6 +32,7 @@ import { NetworkService } from './engine/network.service';
 import { EngineSystemService } from './engine/system.service';
 import { VolumeService } from './engine/volume.service';
 import { EventService } from './events/event.service';
+import { OpenAiProvider } from './providers/openai/openai.provider';
 import { ProviderRegistry } from './providers/provider.registry';
 import { ChatSessionService } from './sessions/chat-session.service';
 import { builtinSkills } from './skills/builtin-skills';
@@ -74,6 +75,9 @@ export function createServices({ db, config, bus, engines, engineKeysDir }: Serv
   const turnRepo = new TurnRepository(db);
   const eventRepo = new EventRepository(db);
   const providers = new ProviderRegistry(() => config.current.providers);
+  providers.register('openai', (settings, name) => new OpenAiProvider(name, settings!), {
+    typeOnly: true
+  });
   const agents = new AgentService(config, bus, new AgentRepository(db), skills, audit, providers, {
     running: (name) => runningTurns.of(name),
     queuedEvents: (name) => eventRepo.countQueued(name),

@@ -23,6 +23,14 @@ export interface ProviderRequest {
 
 export type ProviderChunk =
   | { type: 'delta'; text: string }
+  /** A tool call the provider ran through `runSkill`: recorded in the session. */
+  | {
+      type: 'tool';
+      skillId: string;
+      params: Record<string, unknown>;
+      output?: unknown;
+      error?: string;
+    }
   | { type: 'done'; text: string; usage: { prompt: number; completion: number } };
 
 /** How an agent thinks: a stream of reply pieces, then the whole reply with token counts. */

@@ -136,6 +136,7 @@ const HANDLERS: { [N in RpcMethodName]: Handler<N> } = {
       p.cursor
     ),
   'turn.get': (p, { deps }) => deps.turns.get(p.turnId),
+  'turn.cancel': (p, { deps, caller }) => deps.turns.cancel(p.turnId, caller.name),
   'turn.list': (p, { deps }) =>
     deps.turns.list(
       { agentName: p.agentName, state: p.state, sessionId: p.sessionId },
