@@ -113,7 +113,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
   // Realtime channels read the local engine's streams (remote engines: not yet).
   const engineStreams = localEngineStreams(engine);
   const { audit, loginSessions, users, credentials, idempotency } = services;
-  const { skills, agents, turns, events, chatSessions, usage } = services;
+  const { skills, agents, turns, events, chatSessions, usage, providerHealth } = services;
 
   await bootstrapAdmin(users, env, logger);
   loginSessions.purgeExpired();
@@ -149,6 +149,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
   const gateway: GatewayDeps = {
     config,
     agents,
+    providerHealth,
     turns,
     events,
     chatSessions,

@@ -33,6 +33,7 @@ import { EngineSystemService } from './engine/system.service';
 import { VolumeService } from './engine/volume.service';
 import { EventService } from './events/event.service';
 import { OpenAiProvider } from './providers/openai/openai.provider';
+import { ProviderHealth } from './providers/provider-health';
 import { ProviderRegistry } from './providers/provider.registry';
 import { ChatSessionService } from './sessions/chat-session.service';
 import { builtinSkills } from './skills/builtin-skills';
@@ -83,6 +84,10 @@ export function createServices({ db, config, bus, engines, engineKeysDir }: Serv
     queuedEvents: (name) => eventRepo.countQueued(name),
     lastFailed: (name) => turnRepo.lastFinished(name)?.state === 'failed'
   });
+  const providerHealth = new ProviderHealth(
+    () => agents.all(),
+    (agent) => agents.provider(agent)
+  );
   const chatSessionRepo = new SessionRepository(db);
   const turns = new TurnService(
     turnRepo,
@@ -119,6 +124,7 @@ export function createServices({ db, config, bus, engines, engineKeysDir }: Serv
     idempotency,
     skills,
     providers,
+    providerHealth,
     agents,
     turns,
     events,

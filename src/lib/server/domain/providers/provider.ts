@@ -37,6 +37,8 @@ export type ProviderChunk =
 export interface Provider {
   readonly name: string;
   run(request: ProviderRequest): AsyncIterable<ProviderChunk>;
+  /** Rejects, in words, when the provider cannot be reached (a model endpoint); none: always. */
+  check?(signal: AbortSignal): Promise<void>;
 }
 
 /** A rough token count (4 characters a token) for providers that report none. */

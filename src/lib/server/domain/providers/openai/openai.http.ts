@@ -176,7 +176,7 @@ async function errorDetail(res: Response): Promise<string> {
   } catch {
     // the body is lost with the connection: the status says enough
   }
-  let detail = '';
+  let detail: string;
   try {
     const parsed = JSON.parse(text) as {
       error?: { message?: unknown } | string;

@@ -124,7 +124,8 @@ export class OpenAiProvider implements Provider {
         }
       }
     } catch (err) {
-      if (err instanceof RequestCancelled || request.signal.aborted) throw new Error('cancelled');
+      if (err instanceof RequestCancelled || request.signal.aborted)
+        throw new Error('cancelled', { cause: err });
       throw err;
     }
     if (!reported) {
@@ -133,6 +134,29 @@ export class OpenAiProvider implements Provider {
       usage.completion = estimateTokens(reply);
     }
     yield { type: 'done', text: reply, usage };
+  }
+
+  /** GET {baseUrl}/models: the endpoint answers, and its key is taken. */
+  async check(signal: AbortSignal): Promise<void> {
+    await this.models(signal);
+  }
+
+  /** The ids of the models the endpoint lists. */
+  async models(signal: AbortSignal): Promise<string[]> {
+    let body: unknown;
+    try {
+      body = await this.#http.getJson('/models', signal);
+    } catch (err) {
+      if (err instanceof RequestCancelled)
+        throw new Error(`provider ${this.name} did not answer in time`, { cause: err });
+      throw err;
+    }
+    const data = (body as { data?: unknown } | null)?.data;
+    if (!Array.isArray(data))
+      throw new Error(`provider ${this.name} answered /models without a data list`);
+    return data
+      .map((m) => (m as { id?: unknown } | null)?.id)
+      .filter((id): id is string => typeof id === 'string');
   }
 
   async *#completion(body: unknown, signal: AbortSignal): AsyncGenerator<CompletionChunk> {
