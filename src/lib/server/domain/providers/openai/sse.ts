@@ -4,7 +4,9 @@
  * lines of one event are joined with LF, an empty line ends the event, `:` lines are comments,
  * other fields (event, id, retry) are ignored here. Yields each event's data.
  */
-export async function* sseData(body: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
+export async function* sseData(
+  body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>
+): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let buffer = '';
   let data: string[] = [];
