@@ -53,6 +53,8 @@ export interface BerthApp {
   readonly engines: EngineRegistry;
   /** The engine services the console's tRPC router calls. */
   readonly engineServices: Services['engine'];
+  /** Settings → Providers for the console's tRPC router. */
+  readonly providerSettings: Services['providerSettings'];
   readonly bus: DomainBus;
   readonly audit: AuditService;
   readonly users: UserService;
@@ -231,6 +233,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     engine,
     engines,
     engineServices: services.engine,
+    providerSettings: services.providerSettings,
     bus,
     audit,
     users,

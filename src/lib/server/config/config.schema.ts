@@ -66,7 +66,7 @@ const agent = agentSettingsSchema.extend({
 });
 
 /** An OpenAI-compatible Chat Completions endpoint (OpenAI, Ollama, vLLM, llama.cpp, LM Studio). */
-const provider = z.strictObject({
+export const providerSettingsSchema = z.strictObject({
   type: z.literal('openai'),
   /** The API root, e.g. `http://127.0.0.1:11434/v1`: `/chat/completions` and `/models` follow. */
   baseUrl: z.url({ protocol: /^https?$/ }),
@@ -180,7 +180,7 @@ export const configSchema = z.strictObject({
     }),
   registries: z.array(registry).default([]),
   agents: z.array(agent).prefault([{ name: 'main', provider: 'builtin', heartbeatMs: 30_000 }]),
-  providers: z.record(z.string(), provider).default({}),
+  providers: z.record(z.string(), providerSettingsSchema).default({}),
   skills: z.array(z.record(z.string(), z.unknown())).default([])
 });
 

@@ -15,8 +15,9 @@ export type ProviderFactory = (settings: ProviderSettings | null, name: string) 
 
 /**
  * How an agent's provider name becomes a provider: a name registered here (`builtin` always
- * is), or a key of `providers:` whose `type` is registered (the runtime registers `openai`).
- * Read at each use, so a reload that adds, changes or drops an entry applies to the next turn.
+ * is), or a declared entry (berth.yaml's `providers:` and those added in the console) whose
+ * `type` is registered (the runtime registers `openai`). Read at each use, so a reload or a
+ * console change that adds, changes or drops an entry applies to the next turn.
  */
 export class ProviderRegistry {
   readonly #factories = new Map<string, ProviderFactory>();
@@ -41,6 +42,11 @@ export class ProviderRegistry {
   /** Names registered to be used directly by an agent. */
   names(): string[] {
     return [...this.#factories.keys()].filter((name) => !this.#typesOnly.has(name));
+  }
+
+  /** Every name an agent may pick: the registered ones, then the declared entries. */
+  all(): string[] {
+    return [...new Set([...this.names(), ...Object.keys(this.declared())])];
   }
 
   /** Whether `name` resolves to a provider, without building it. */

@@ -39,6 +39,8 @@ export interface Provider {
   run(request: ProviderRequest): AsyncIterable<ProviderChunk>;
   /** Rejects, in words, when the provider cannot be reached (a model endpoint); none: always. */
   check?(signal: AbortSignal): Promise<void>;
+  /** The model ids the endpoint lists (Settings → Providers' "test connection"). */
+  models?(signal: AbortSignal): Promise<string[]>;
 }
 
 /** A rough token count (4 characters a token) for providers that report none. */
