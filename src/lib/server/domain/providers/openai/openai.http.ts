@@ -210,16 +210,21 @@ const REASONS: Record<string, string> = {
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its TLS certificate cannot be verified'
 };
 
-/** undici hides the reason in `cause` (sometimes an AggregateError of one per address). */
+/**
+ * undici hides the reason in `cause` (sometimes an AggregateError of one per address): its
+ * code in words, else the innermost message ("bad port" rather than "fetch failed").
+ */
 function networkReason(err: unknown): string {
   let cause: unknown = err;
+  let reason = err instanceof Error ? err.message : String(err);
   for (let depth = 0; depth < 4 && cause; depth++) {
     const code = (cause as { code?: unknown }).code;
     if (typeof code === 'string') return REASONS[code] ?? code;
+    if (cause instanceof Error && cause.message) reason = cause.message;
     const inner = (cause as { errors?: unknown[] }).errors?.[0];
     cause = inner ?? (cause as { cause?: unknown }).cause;
   }
-  return err instanceof Error ? err.message : String(err);
+  return reason;
 }
 
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
