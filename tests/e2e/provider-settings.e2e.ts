@@ -11,7 +11,7 @@ test.afterAll(async () => {
   await fake?.close();
 });
 
-test('an admin adds a provider, sees its models with "Test connection", and removes it', async ({
+test('an admin adds a provider, tests it, edits its model keeping the key, and removes it', async ({
   page
 }) => {
   const key = 'sk-e2e-never-shown-7d1';
@@ -39,6 +39,19 @@ test('an admin adds a provider, sees its models with "Test connection", and remo
   await expect(row.getByRole('status')).toContainText('Models: fake-small, fake-large');
   expect(fake.requests.at(-1)?.headers.authorization).toBe(`Bearer ${key}`);
   expect(await page.content()).not.toContain(key);
+
+  // Editing changes the model and keeps the stored key (the key field stays empty).
+  await row.getByRole('button', { name: 'Edit' }).click();
+  const edit = page.locator('form', { has: page.getByRole('button', { name: 'Save provider' }) });
+  await expect(edit.getByLabel('Model')).toHaveValue('fake-large');
+  await expect(edit.getByLabel('API key')).toHaveValue('');
+  await edit.getByLabel('Model').fill('fake-small');
+  await edit.getByRole('button', { name: 'Save provider' }).click();
+  await expect(page.getByText('Saved provider e2e-llm.')).toBeVisible();
+  await expect(row).toContainText('model fake-small');
+  await row.getByRole('button', { name: 'Test connection' }).click();
+  await expect(row.getByRole('status')).toContainText('Models: fake-small, fake-large');
+  expect(fake.requests.at(-1)?.headers.authorization).toBe(`Bearer ${key}`);
 
   await row.getByRole('button', { name: 'Remove' }).click();
   await expect(row).toContainText('Remove provider e2e-llm?');

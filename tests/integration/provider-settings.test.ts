@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, login, startBerth, trpc, type Berth } from './helpers/berth';
-import { startWithAdmin, signInAs } from './helpers/console';
+import { PASSWORD, startWithAdmin, signInAs } from './helpers/console';
 import { berthConfig, OPS, rpcToken } from './helpers/config';
 import { startFakeOpenAi, textAnswer, type FakeOpenAi } from './helpers/fake-openai';
 import { callRpc } from './helpers/rpc';
@@ -140,7 +140,7 @@ describe('Settings → Providers', () => {
 
     const fileOne = await trpc(berth, admin, 'providers.remove', { name: 'fromfile' });
     expect(fileOne.body.error?.message).toBe(
-      'provider fromfile comes from berth.yaml: remove it there'
+      'provider fromfile comes from berth.yaml: change it there'
     );
   });
 
@@ -148,9 +148,35 @@ describe('Settings → Providers', () => {
     await berth.stop();
     berth = await startBerth({ dataDir, config });
     admin = await login(berth);
+    viewer = await login(berth, 'viewer@example.com', PASSWORD);
     const tested = await trpc(berth, admin, 'providers.test', { name: 'console-llm' });
     expect(data<{ models: string[] }>(tested).models).toEqual(['fake-small', 'fake-large']);
     expect(fake.requests.at(-1)!.headers.authorization).toBe(`Bearer ${SECRET}`);
+
+    // An edit keeps the stored key unless a new one is given; viewers and file entries refused.
+    const edited = await trpc(berth, admin, 'providers.update', {
+      name: 'console-llm',
+      baseUrl: fake.url,
+      model: 'fake-small'
+    });
+    expect(data(edited)).toMatchObject({ model: 'fake-small', hasKey: true });
+    await trpc(berth, admin, 'providers.test', { name: 'console-llm' });
+    expect(fake.requests.at(-1)!.headers.authorization).toBe(`Bearer ${SECRET}`);
+    const rotated = await trpc(berth, admin, 'providers.update', {
+      name: 'console-llm',
+      baseUrl: fake.url,
+      apiKey: 'sk-rotated-key-0b7e'
+    });
+    expect(data(rotated)).toMatchObject({ model: null, hasKey: true });
+    await trpc(berth, admin, 'providers.test', { name: 'console-llm' });
+    expect(fake.requests.at(-1)!.headers.authorization).toBe('Bearer sk-rotated-key-0b7e');
+    expect(JSON.stringify(rotated.body)).not.toContain('sk-rotated-key-0b7e');
+    const sneaky = { name: 'console-llm', baseUrl: 'http://127.0.0.1:9/v1' };
+    expect((await trpc(berth, viewer, 'providers.update', sneaky)).status).toBe(403);
+    const fileOne = await trpc(berth, admin, 'providers.update', { ...sneaky, name: 'fromfile' });
+    expect(fileOne.body.error?.message).toBe(
+      'provider fromfile comes from berth.yaml: change it there'
+    );
 
     const used = await trpc(berth, admin, 'providers.remove', { name: 'console-llm' });
     expect(used.status).toBe(409);
@@ -162,7 +188,9 @@ describe('Settings → Providers', () => {
     expect(data(removed)).toEqual({ removed: 'console-llm' });
     const listed = await trpc(berth, admin, 'providers.list', undefined, 'query');
     expect(data<{ name: string }[]>(listed).map((p) => p.name)).toEqual(['builtin', 'fromfile']);
-    const audit = await trpc(berth, admin, 'audit.list', {}, 'query');
-    expect(JSON.stringify(audit.body)).toContain('provider.settings.remove');
+    const audit = JSON.stringify((await trpc(berth, admin, 'audit.list', {}, 'query')).body);
+    expect(audit).toContain('provider.settings.update');
+    expect(audit).toContain('provider.settings.remove');
+    expect(audit).not.toContain('sk-rotated-key-0b7e');
   });
 });

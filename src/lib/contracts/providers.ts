@@ -17,6 +17,10 @@ export const providerAddSchema = z.strictObject({
 });
 export type ProviderAddInput = z.input<typeof providerAddSchema>;
 
+/** Changes a console provider; the name picks it. No `apiKey`: the stored key is kept. */
+export const providerUpdateSchema = providerAddSchema.extend({ name: providerNameSchema });
+export type ProviderUpdateInput = z.input<typeof providerUpdateSchema>;
+
 export const providerRefSchema = z.strictObject({ name: providerNameSchema });
 
 /** One provider as Settings → Providers shows it: never its key, only whether one is set. */

@@ -21,6 +21,12 @@ export class ProviderSettingsState {
     await this.load();
   }
 
+  async update(input: ProviderAddInput): Promise<void> {
+    await trpc.providers.update.mutate(input);
+    delete this.tests[input.name];
+    await this.load();
+  }
+
   async remove(name: string): Promise<void> {
     await trpc.providers.remove.mutate({ name });
     this.providers = this.providers.filter((p) => p.name !== name);

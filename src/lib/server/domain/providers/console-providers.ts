@@ -34,6 +34,16 @@ export class ConsoleProviders {
     this.#reload();
   }
 
+  update(
+    name: string,
+    changes: Pick<ConsoleProviderRow, 'baseUrl' | 'model' | 'updatedAt'> & {
+      apiKey?: string;
+    }
+  ): void {
+    this.repo.update(name, changes);
+    this.#reload();
+  }
+
   delete(name: string): void {
     this.repo.delete(name);
     this.#reload();

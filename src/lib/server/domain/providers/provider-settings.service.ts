@@ -1,6 +1,7 @@
 import { roleAtLeast, type Role } from '$lib/contracts/roles';
 import type { ProviderSetting, ProviderTestResult } from '$lib/contracts/providers';
 import type { BerthConfig } from '../../config/config.schema';
+import type { ConsoleProviderRow } from '../../db/repositories/provider.repository';
 import { conflict, forbidden, invalid, notFound } from '../../errors';
 import type { Agent } from '../agents/agent.definition';
 import type { Actor, AuditService } from '../audit/audit.service';
@@ -98,15 +99,33 @@ export class ProviderSettingsService {
     return this.list(actor).find((p) => p.name === name)!;
   }
 
+  /** A new base URL or model; a new key only when one is given, else the stored one stays. */
+  update(
+    actor: ProviderActor,
+    input: { name: string; baseUrl: string; model?: string; apiKey?: string }
+  ): ProviderSetting {
+    requireAdmin(actor);
+    const row = this.#consoleRow(input.name);
+    const model = input.model?.trim() || null;
+    const apiKey = input.apiKey?.trim() || undefined;
+    this.store.update(row.name, {
+      baseUrl: input.baseUrl,
+      model,
+      updatedAt: Date.now(),
+      ...(apiKey ? { apiKey } : {})
+    });
+    this.audit.record(actor, 'provider.settings.update', row.name, {
+      baseUrl: input.baseUrl,
+      model,
+      key: apiKey ? 'replaced' : row.apiKey ? 'kept' : 'none'
+    });
+    return this.list(actor).find((p) => p.name === row.name)!;
+  }
+
   /** Refused while an agent names the provider: it would stop answering. */
   remove(actor: ProviderActor, input: { name: string }): { removed: string } {
     requireAdmin(actor);
-    const row = this.store.get(input.name);
-    if (!row) {
-      if (Object.hasOwn(this.declared(), input.name))
-        throw invalid(`provider ${input.name} comes from berth.yaml: remove it there`);
-      throw notFound(`provider ${input.name}`);
-    }
+    const row = this.#consoleRow(input.name);
     const users = this.agents().filter((a) => a.provider === row.name);
     if (users.length)
       throw conflict(
@@ -115,6 +134,15 @@ export class ProviderSettingsService {
     this.store.delete(row.name);
     this.audit.record(actor, 'provider.settings.remove', row.name, { baseUrl: row.baseUrl });
     return { removed: row.name };
+  }
+
+  /** A console provider the file does not shadow; the file's are changed in the file. */
+  #consoleRow(name: string): ConsoleProviderRow {
+    if (Object.hasOwn(this.declared(), name))
+      throw invalid(`provider ${name} comes from berth.yaml: change it there`);
+    const row = this.store.get(name);
+    if (!row) throw notFound(`provider ${name}`);
+    return row;
   }
 
   /** "Test connection": `GET {baseUrl}/models` with the provider's key and headers. */

@@ -1,4 +1,8 @@
-import { providerAddSchema, providerRefSchema } from '$lib/contracts/providers';
+import {
+  providerAddSchema,
+  providerRefSchema,
+  providerUpdateSchema
+} from '$lib/contracts/providers';
 import type { ProviderActor } from '../../domain/providers/provider-settings.service';
 import { roleProcedure, router } from '../init';
 
@@ -17,6 +21,9 @@ export const providersRouter = router({
   add: admin
     .input(providerAddSchema)
     .mutation(({ ctx, input }) => ctx.app.providerSettings.add(actor(ctx), input)),
+  update: admin
+    .input(providerUpdateSchema)
+    .mutation(({ ctx, input }) => ctx.app.providerSettings.update(actor(ctx), input)),
   remove: admin
     .input(providerRefSchema)
     .mutation(({ ctx, input }) => ctx.app.providerSettings.remove(actor(ctx), input)),
