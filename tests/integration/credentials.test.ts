@@ -70,11 +70,13 @@ describe('credentials over tRPC', () => {
       'session.compact',
       'usage.stats',
       'rpc.discover',
-      'events.subscribe'
+      'events.subscribe',
+      'turn.cancel'
     ])
       expect(methods).toContain(m);
-    // "*" and the seventeen methods of the spec and product.md, plus events.subscribe.
-    expect(methods).toHaveLength(19);
+    // "*" and the seventeen methods of the spec and product.md, plus events.subscribe and
+    // turn.cancel.
+    expect(methods).toHaveLength(20);
   });
 
   it('creates, lists, rotates and revokes an RPC token; the secret leaves only once', async () => {

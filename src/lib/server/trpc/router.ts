@@ -3,6 +3,7 @@ import { agentsRouter } from './routers/agents.router';
 import { auditRouter } from './routers/audit.router';
 import { credentialsRouter } from './routers/credentials.router';
 import { engineRouter } from './routers/engine.router';
+import { providersRouter } from './routers/providers.router';
 import { systemRouter } from './routers/system.router';
 import { usersRouter } from './routers/users.router';
 
@@ -12,6 +13,7 @@ export const appRouter = router({
   system: systemRouter,
   credentials: credentialsRouter,
   agents: agentsRouter,
-  engine: engineRouter
+  engine: engineRouter,
+  providers: providersRouter
 });
 export type AppRouter = typeof appRouter;
