@@ -295,6 +295,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
       clearInterval(purge);
       clearInterval(purgeIdempotency);
       usage.stop();
+      credentials.stop();
       databaseHealth.stop();
       database.close();
       lock.release();
