@@ -153,9 +153,12 @@ class Parser {
       const errorsBefore = this.errors.length;
       const instruction = this.node(logical, 0, logical.text.length, comments);
       instruction.emptyContinuationLines = emptyLines;
+      const linesBeforeHeredocs = i;
       i = this.heredocs(instruction, logical, i);
-      const last = lines[i - 1]!;
-      instruction.range = this.range(from, last.end);
+      // The range ends at the last character written: heredoc bodies count, trailing spaces do not.
+      const afterHeredocs = i > linesBeforeHeredocs;
+      const end = afterHeredocs ? this.range(from, lines[i - 1]!.end) : instruction.range;
+      instruction.range = { ...instruction.range, endLine: end.endLine, endColumn: end.endColumn };
       for (let e = errorsBefore; e < this.errors.length; e++) {
         const error = this.errors[e]!;
         if (error.range.line === 0) error.range = instruction.range;
