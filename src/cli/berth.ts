@@ -3,6 +3,7 @@
  * code (0 done, 1 the input is refused, 2 a usage or file error), writing through `io`.
  */
 import { buildfileDump } from './buildfile-dump.ts';
+import { buildfileLint } from './buildfile-lint.ts';
 
 export interface Io {
   out(text: string): void;
@@ -13,7 +14,8 @@ type Command = (args: string[], io: Io) => number;
 
 const COMMANDS: Record<string, Record<string, { run: Command; usage: string }>> = {
   buildfile: {
-    dump: { run: buildfileDump, usage: 'berth buildfile dump FILE' }
+    dump: { run: buildfileDump, usage: 'berth buildfile dump FILE' },
+    lint: { run: buildfileLint, usage: 'berth buildfile lint FILE [--format json]' }
   }
 };
 
