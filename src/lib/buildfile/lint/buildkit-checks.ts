@@ -537,13 +537,13 @@ function undefinedVars(
 ): void {
   const defined = (n: string) => scope.has(n) || known.has(n);
   const lookup = (n: string) => (defined(n) ? (scope.get(n)?.value ?? '') : undefined);
-  const options = [
-    ...known,
-    ...[...scope.values()].filter((v) => v.value !== undefined).map((v) => v.name)
-  ];
   const reported = new Set<string>();
   const report = (names: string[]) => {
     for (const name of names) {
+      const options = [
+        ...known,
+        ...[...scope.values()].filter((v) => v.value !== undefined).map((v) => v.name)
+      ];
       if (reported.has(name)) continue;
       reported.add(name);
       const match = suggest(name, options);
@@ -560,11 +560,14 @@ function undefinedVars(
       );
     }
   };
-  for (const word of expandedWords(instruction)) report(expand(word.value, lookup, escape).unset);
+  // Most words have no variable: skip the lexer for them.
+  for (const word of expandedWords(instruction)) {
+    if (word.value.includes('$')) report(expand(word.value, lookup, escape).unset);
+  }
   if (instruction.name === 'copy' || instruction.name === 'add') {
     for (const heredoc of instruction.heredocs) {
       // Heredoc bodies expand with quotes kept (BuildKit's raw expansion).
-      if (heredoc.expand)
+      if (heredoc.expand && heredoc.content.includes('$'))
         report(expand(heredoc.content.replace(/["']/g, ''), lookup, escape).unset);
     }
   }
