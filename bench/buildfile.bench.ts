@@ -30,7 +30,9 @@ function stage(i: number): string[] {
     `    # install exactly what the lock file says`,
     `    npm ci --omit=dev && \\`,
     `    npm cache verify`,
-    `COPY --from=stage${Math.max(0, i - 1)} /srv/app${Math.max(0, i - 1)}/dist ./vendor/`,
+    i === 0
+      ? `COPY --from=busybox:1.36 /bin/busybox ./vendor/`
+      : `COPY --from=stage${i - 1} /srv/app${i - 1}/dist ./vendor/`,
     `RUN <<EOF`,
     `set -eu`,
     `echo "building ${i}" > /tmp/build-${i}.log`,

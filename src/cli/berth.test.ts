@@ -56,26 +56,28 @@ describe('berth buildfile lint', () => {
   };
 
   it('prints JSON diagnostics and exits 0 when there are only warnings', () => {
-    const file = write('FROM alpine AS Build\nCMD run\n');
+    const file = write('FROM alpine:3.20 AS Build\nUSER app\nHEALTHCHECK NONE\nCMD run\n');
     const run = berth('buildfile', 'lint', file, '--format', 'json');
     expect(run.status).toBe(0);
     const diagnostics = JSON.parse(run.stdout) as { rule: string; line: number }[];
     expect(diagnostics.map((d) => [d.rule, d.line])).toEqual([
       ['StageNameCasing', 1],
-      ['JSONArgsRecommended', 2]
+      ['JSONArgsRecommended', 4]
     ]);
     expect(diagnostics[0]).toMatchObject({
       severity: 'warning',
       message: "Stage name 'Build' should be lowercase",
       column: 1,
       endLine: 1,
-      endColumn: 21,
+      endColumn: 26,
       fix: { title: 'Lowercase the stage name' }
     });
   });
 
   it('prints one line per diagnostic and exits 1 on errors', () => {
-    const file = write('FROM alpine\nRUN --mount=type=volume x\n');
+    const file = write(
+      'FROM alpine:3.20\nRUN --mount=type=volume x\nUSER 1000\nHEALTHCHECK NONE\n'
+    );
     const run = berth('buildfile', 'lint', file);
     expect(run.status).toBe(1);
     expect(run.stdout).toBe(`${file}:2:5: error InvalidFlag: unsupported mount type "volume"\n`);
@@ -85,7 +87,11 @@ describe('berth buildfile lint', () => {
     expect(berth('buildfile', 'lint', write('# check=error=true\nFROM a\nENV A 1\n')).status).toBe(
       1
     );
-    const clean = berth('buildfile', 'lint', write('FROM alpine:3.20\nCMD ["true"]\n'));
+    const clean = berth(
+      'buildfile',
+      'lint',
+      write('FROM alpine:3.20\nUSER nobody\nHEALTHCHECK CMD ["true"]\nCMD ["true"]\n')
+    );
     expect([clean.status, clean.stdout]).toEqual([0, '']);
   });
 

@@ -4,7 +4,8 @@
  * - unknown instructions and flags, bad flag values and RUN --mount options (flags.ts);
  * - BuildKit's build checks with its rule names and messages (buildkit-checks.ts), honouring the
  *   file's `# check=skip=…`, `# check=error=true` and `# check=experimental=…` directive as
- *   BuildKit does; `skip` also takes Berth's rule names.
+ *   BuildKit does; `skip` also takes Berth's rule names;
+ * - the spec's practices and values BuildKit refuses only when building (practices.ts).
  * Sorted by position.
  */
 
@@ -15,11 +16,12 @@ import { BUILDKIT_RULES, buildkitChecks, EXPERIMENTAL_RULES } from './buildkit-c
 import { parseCheckDirective } from './config.ts';
 import type { Finding } from './finding.ts';
 import { checkInstructions } from './flags.ts';
+import { practiceChecks, type PracticeOptions } from './practices.ts';
 import type { Diagnostic } from './types.ts';
 
 export type { Diagnostic, Fix, Severity, TextEdit } from './types.ts';
 
-export interface LintOptions extends ModelOptions {
+export interface LintOptions extends ModelOptions, PracticeOptions {
   /** Environment variable names of an external base image (e.g. from the engine's inspect). */
   imageEnv?: (image: string) => readonly string[] | undefined;
   /** Rules switched off besides the file's own `# check=skip=` (the studio's settings). */
@@ -100,6 +102,8 @@ export function lintParsed(
     }
     findings.push(cfg?.error ? { ...finding, severity: 'error' } : finding);
   }
+
+  if (parse.errors.length === 0) findings.push(...practiceChecks(model, options));
 
   return findings
     .filter((f) => !skip.has(f.rule) && !(cfg?.skip.has(f.rule) && !(f.rule in BUILDKIT_RULES)))
