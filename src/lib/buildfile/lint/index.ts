@@ -89,24 +89,23 @@ export function lintParsed(
       ? buildModel(parse, { ...options, buildArgs: {} })
       : model;
   const checks = buildkitChecks(model, { imageEnv: options.imageEnv, defaultsModel });
+  if (parse.errors.length === 0) checks.push(...practiceChecks(model, options));
   const skip = new Set(options.skip ?? []);
   const cfg = 'invalid' in config ? undefined : config;
   for (const finding of checks) {
-    if (cfg?.skipAll || cfg?.skip.has(finding.rule)) continue;
-    if (
-      EXPERIMENTAL_RULES.has(finding.rule) &&
-      !cfg?.experimentalAll &&
-      !cfg?.experimental.has(finding.rule)
-    ) {
-      continue;
+    if (skip.has(finding.rule) || cfg?.skip.has(finding.rule)) continue;
+    // BuildKit's own checks: skip=all, experimental opt-in and error=true apply to them only.
+    if (finding.rule in BUILDKIT_RULES) {
+      if (cfg?.skipAll) continue;
+      const optedIn = cfg?.experimentalAll || cfg?.experimental.has(finding.rule);
+      if (EXPERIMENTAL_RULES.has(finding.rule) && !optedIn) continue;
+      if (cfg?.error) finding.severity = 'error';
     }
-    findings.push(cfg?.error ? { ...finding, severity: 'error' } : finding);
+    findings.push(finding);
   }
 
-  if (parse.errors.length === 0) findings.push(...practiceChecks(model, options));
-
   return findings
-    .filter((f) => !skip.has(f.rule) && !(cfg?.skip.has(f.rule) && !(f.rule in BUILDKIT_RULES)))
+    .filter((f) => !skip.has(f.rule))
     .map(toDiagnostic)
     .sort((a, b) => a.line - b.line || a.column - b.column);
 }

@@ -198,3 +198,31 @@ HEALTHCHECK CMD
     expect(find('FROM a:1\n', 'NoIgnoreFile', { ignoreFile: 'node_modules\n' })).toEqual([]);
   });
 });
+
+describe('CopyIgnoredFile (BuildKit’s, experimental) and the ignore-file matcher', () => {
+  const ignoreFile = '# build output\nnode_modules\n**/*.log\n/dist\n!dist/keep.txt\nsecret?.txt\n';
+  const on = '# check=experimental=CopyIgnoredFile\n';
+
+  it('reports context sources the ignore file excludes, only when opted in', () => {
+    const source = `${on}FROM a:1
+COPY node_modules/x /x
+COPY logs/app.log ./dist/keep.txt /y/
+ADD secret1.txt /z
+COPY --from=b node_modules /n
+COPY src /src
+`;
+    expect(find(source, 'CopyIgnoredFile', { ignoreFile }).map((d) => [d.line, d.message])).toEqual(
+      [
+        [3, 'Attempting to Copy file "node_modules/x" that is excluded by .dockerignore'],
+        [4, 'Attempting to Copy file "logs/app.log" that is excluded by .dockerignore'],
+        [5, 'Attempting to Add file "secret1.txt" that is excluded by .dockerignore']
+      ]
+    );
+    expect(find(source.slice(on.length), 'CopyIgnoredFile', { ignoreFile })).toEqual([]);
+  });
+
+  it('check=error=true makes it an error like BuildKit’s other checks', () => {
+    const source = '# check=experimental=all;error=true\nFROM a:1\nCOPY dist/x /x\n';
+    expect(find(source, 'CopyIgnoredFile', { ignoreFile })[0]).toMatchObject({ severity: 'error' });
+  });
+});

@@ -19,6 +19,7 @@ import { expand } from '../expand.ts';
 import type { BuildFileModel, Scope, Stage } from '../model.ts';
 import type { Flag, Instruction, Token } from '../types.ts';
 import type { Finding } from './finding.ts';
+import { parseIgnoreFile, type IgnoreMatcher } from './ignore.ts';
 import { parseImageReference } from './reference.ts';
 import { suggest } from './suggest.ts';
 
@@ -33,6 +34,7 @@ export function practiceChecks(model: BuildFileModel, options: PracticeOptions =
   const findings: Finding[] = [];
   const add: Add = (f) => findings.push({ severity: 'warning', ...f });
   const escape = model.parse.escapeToken;
+  const ignore = options.ignoreFile ? parseIgnoreFile(options.ignoreFile) : undefined;
   for (const stage of model.stages) {
     baseImage(stage, add);
     let previous: Instruction | undefined;
@@ -63,11 +65,13 @@ export function practiceChecks(model: BuildFileModel, options: PracticeOptions =
           break;
         case 'add':
           preferCopy(instruction, add);
+          if (ignore) ignoredSources(instruction, 'Add', ignore, scope, escape, add);
           break;
         case 'copy': {
           const from = instruction.flags.find((f) => f.name === 'from' && f.flagValue !== null);
           if (from) stageReference(model, stage, from.flagValue!, from, scope, escape, add);
           else {
+            if (ignore) ignoredSources(instruction, 'Copy', ignore, scope, escape, add);
             const sources = instruction.args.slice(0, -1).map((a) => a.value);
             if (sources.some((s) => MANIFESTS.test(s))) manifestCopied = true;
             else if (sources.some((s) => s === '.' || s === './')) wholeContext ??= instruction;
@@ -109,6 +113,34 @@ const ARCHIVE = /\.(tar|tar\.(gz|bz2|xz|zst)|tgz|tbz2?|txz|gz|bz2|xz)$/i;
 
 function installsDependencies(run: Instruction): boolean {
   return run.args.some((a) => INSTALL.test(a.value));
+}
+
+/**
+ * BuildKit's CopyIgnoredFile (experimental, so only with `# check=experimental=…`): a context
+ * source of COPY/ADD that the ignore file excludes, so the build does not find it.
+ */
+function ignoredSources(
+  instruction: Instruction,
+  cmd: 'Copy' | 'Add',
+  ignore: IgnoreMatcher,
+  scope: Scope,
+  escape: string,
+  add: Add
+): void {
+  const heredoc = instruction.heredocs.length > 0;
+  for (const token of instruction.args.slice(0, -1)) {
+    if (heredoc && token.value.startsWith('<<')) continue;
+    const [src] = words(token, scope, escape) ?? [];
+    if (src === undefined || /^(https?|git|ssh):\/\/|^git@/.test(src)) continue;
+    if (ignore.ignores(src)) {
+      add({
+        rule: 'CopyIgnoredFile',
+        message: `Attempting to ${cmd} file ${JSON.stringify(src)} that is excluded by .dockerignore`,
+        range: instruction.range,
+        hint: 'Remove the pattern from .dockerignore, or stop copying the file.'
+      });
+    }
+  }
 }
 
 function baseImage(stage: Stage, add: Add): void {
