@@ -122,3 +122,52 @@ describe('RUN --mount', () => {
     expect(checkMount('"type=bind')).toBe('failed to parse csv mounts');
   });
 });
+
+describe('arguments BuildKit’s instruction parser refuses', () => {
+  const refused = (source: string) =>
+    errors(source)
+      .filter((d) => d.rule === 'InvalidInstruction')
+      .map((d) => d.message);
+
+  it('counts arguments as BuildKit does', () => {
+    expect(refused('FROM a\nCOPY onlyone\n')).toEqual([
+      'COPY requires at least two arguments, but only one was provided. Destination could not be determined.'
+    ]);
+    expect(refused('FROM a\nUSER\n')).toEqual(['USER requires exactly one argument']);
+    expect(refused('FROM a\nEXPOSE\n')).toEqual(['EXPOSE requires at least one argument']);
+    expect(refused('FROM a b c d\n')).toEqual(['FROM requires either one or three arguments']);
+    expect(refused('FROM a\nHEALTHCHECK\n')).toEqual([
+      'HEALTHCHECK requires at least one argument'
+    ]);
+    // WORKDIR takes the rest of the line as one path.
+    expect(refused('FROM a\nWORKDIR /my app\n')).toEqual([]);
+  });
+
+  it('refuses bad stage names, blank names, SHELL in shell form and a URL source for COPY', () => {
+    expect(refused('FROM a AS 1st\n')).toEqual([
+      'invalid name for build stage: "1st", name can\'t start with a number or contain symbols'
+    ]);
+    expect(refused('FROM a\nENV =x\n')).toEqual(['ENV names can not be blank']);
+    expect(refused('FROM a\nARG =x\n')).toEqual(['ARG names can not be blank']);
+    expect(refused('FROM a\nSHELL sh -c\n')).toEqual([
+      'SHELL requires the arguments to be in JSON form'
+    ]);
+    expect(refused('FROM a\nSHELL []\n')).toEqual(['SHELL requires at least one argument']);
+    expect(refused('FROM a\nCOPY https://x.org/a /a\n')).toEqual([
+      "source can't be a URL for COPY"
+    ]);
+  });
+
+  it('refuses ONBUILD ONBUILD, FROM and MAINTAINER triggers, once', () => {
+    expect(refused('FROM a\nONBUILD ONBUILD RUN x\n')).toEqual([
+      "Chaining ONBUILD via `ONBUILD ONBUILD` isn't allowed"
+    ]);
+    expect(refused('FROM a\nONBUILD from b\n')).toEqual([
+      "FROM isn't allowed as an ONBUILD trigger"
+    ]);
+    expect(refused('FROM a\nONBUILD MAINTAINER me\n')).toEqual([
+      "MAINTAINER isn't allowed as an ONBUILD trigger"
+    ]);
+    expect(refused('FROM a\nONBUILD RUN x\n')).toEqual([]);
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * `lintBuildFile(source)`: every diagnostic of a build file, pure (Node and browser alike).
  * - syntax errors (what BuildKit's parser refuses), rule `SyntaxError`;
- * - unknown instructions and flags, bad flag values and RUN --mount options (flags.ts);
+ * - unknown instructions and flags, bad flag values and RUN --mount options (flags.ts), and
+ *   the arguments BuildKit's instruction parser refuses (arguments.ts);
  * - BuildKit's build checks with its rule names and messages (buildkit-checks.ts), honouring the
  *   file's `# check=skip=…`, `# check=error=true` and `# check=experimental=…` directive as
  *   BuildKit does; `skip` also takes Berth's rule names;
@@ -15,6 +16,7 @@ import type { ParseResult, Range } from '../types.ts';
 import { BUILDKIT_RULES, buildkitChecks, EXPERIMENTAL_RULES } from './buildkit-checks.ts';
 import { parseCheckDirective } from './config.ts';
 import type { Finding } from './finding.ts';
+import { checkArguments } from './arguments.ts';
 import { checkInstructions } from './flags.ts';
 import { practiceChecks, type PracticeOptions } from './practices.ts';
 import type { Diagnostic } from './types.ts';
@@ -63,6 +65,7 @@ export function lintParsed(
   }
   const syntax = parse.directives.find((d) => d.name === 'syntax')?.value ?? '';
   findings.push(...checkInstructions(parse, syntax.includes('labs')));
+  findings.push(...checkArguments(parse));
 
   if (model.stages.length === 0 && parse.errors.length === 0) {
     findings.push({
