@@ -98,6 +98,12 @@ describe('ARG and ENV scoping', () => {
     expect(m.scopes.get(m.parse.instructions[5]!)?.get('MODE')?.kind).toBe('env');
   });
 
+  it('carries a stage’s ARGs into stages built FROM it, but not into the run-time ENV', () => {
+    const m = model('FROM a AS base\nARG V=1\nENV E=2\nFROM base\nRUN x\n');
+    expect(scopeValue(m, 5, 'V')).toBe('1');
+    expect(m.runtimeEnv.map((v) => v.name)).toEqual(['E']);
+  });
+
   it('predefines the platform ARGs globally', () => {
     const m = model(
       'FROM --platform=$BUILDPLATFORM golang AS b\nARG TARGETARCH\nRUN echo $TARGETARCH\n',

@@ -8,6 +8,7 @@
  * - Platform ARGs (BUILDPLATFORM, TARGETARCH …) are predefined globally, the same way.
  * - ENV is visible to later instructions of the stage and of stages built FROM it; it takes
  *   precedence over an ARG of the same name. ARGs are build-time only; ENV persists in the image.
+ *   A stage's ARGs also reach stages built FROM it (BuildKit carries the build state over).
  * - Build arguments given to the build replace ARG defaults.
  */
 
@@ -202,7 +203,8 @@ export function buildModel(parse: ParseResult, options: ModelOptions = {}): Buil
   }
 
   const stages: Stage[] = [];
-  const stageEnvs: Scope[] = [];
+  // Each stage's variables at its end: a stage built FROM it starts with them.
+  const stageEnds: Scope[] = [];
   const byName = (name: string, before: number) => {
     const key = name.toLowerCase();
     for (let s = 0; s < before; s++) if (stages[s]!.name?.toLowerCase() === key) return s;
@@ -254,9 +256,10 @@ export function buildModel(parse: ParseResult, options: ModelOptions = {}): Buil
     }
     stages.push(stage);
 
-    // A stage starts with the ENV of the stage it is built FROM; global ARGs wait for re-declaration.
+    // A stage starts with the variables of the stage it is built FROM; global ARGs wait for
+    // re-declaration.
     let scope: Map<string, Variable> = new Map(
-      stage.baseStage !== undefined ? stageEnvs[stage.baseStage] : []
+      stage.baseStage !== undefined ? stageEnds[stage.baseStage] : []
     );
     for (i++; i < instructions.length && instructions[i]!.name !== 'from'; i++) {
       const instruction = instructions[i]!;
@@ -307,7 +310,7 @@ export function buildModel(parse: ParseResult, options: ModelOptions = {}): Buil
       }
     }
     i--;
-    stageEnvs.push(new Map([...scope].filter(([, v]) => v.kind === 'env')));
+    stageEnds.push(scope);
   }
 
   const target =
@@ -356,7 +359,9 @@ export function buildModel(parse: ParseResult, options: ModelOptions = {}): Buil
       }
     }
   }
-  const runtimeEnv: Variable[] = target ? [...(stageEnvs[target.index]?.values() ?? [])] : [];
+  const runtimeEnv: Variable[] = target
+    ? [...(stageEnds[target.index]?.values() ?? [])].filter((v) => v.kind === 'env')
+    : [];
 
   return {
     parse,

@@ -167,6 +167,11 @@ describe("BuildKit's checks", () => {
     expect(rules(source, { imageEnv })).not.toContain('UndefinedVar');
   });
 
+  it('UndefinedVar: ARGs of the stage built FROM count as defined, as in BuildKit', () => {
+    expect(only('FROM a AS base\nARG V=1\nFROM base\nENV X=$V\n', 'UndefinedVar')).toEqual([]);
+    expect(only('FROM a AS base\nARG V=1\nFROM a\nENV X=$V\n', 'UndefinedVar')).toHaveLength(1);
+  });
+
   it('UndefinedVar: a global ARG needs re-declaring inside the stage', () => {
     expect(only('ARG V=1\nFROM a\nENV X=$V\n', 'UndefinedVar')).toHaveLength(1);
     expect(only('ARG V=1\nFROM a\nARG V\nENV X=$V\n', 'UndefinedVar')).toHaveLength(0);
