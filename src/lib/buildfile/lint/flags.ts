@@ -124,7 +124,17 @@ export function checkInstructions(parse: ParseResult, labs: boolean): Finding[] 
     findings.push(...checkFlags(instruction, labs));
     if (instruction.trigger) visit(instruction.trigger);
   };
-  for (const instruction of parse.instructions) visit(instruction);
+  for (const instruction of parse.instructions) {
+    const before = findings.length;
+    visit(instruction);
+    // A trigger only runs in builds FROM this image: this build still passes.
+    if (instruction.trigger) {
+      for (const finding of findings.slice(before)) {
+        finding.severity = 'warning';
+        finding.hint = 'BuildKit refuses it when an image is built FROM this one.';
+      }
+    }
+  }
   return findings;
 }
 
