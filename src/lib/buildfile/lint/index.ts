@@ -18,6 +18,7 @@ import { parseCheckDirective } from './config.ts';
 import type { Finding } from './finding.ts';
 import { checkArguments } from './arguments.ts';
 import { checkInstructions } from './flags.ts';
+import { DEFAULT_HINTS } from './hints.ts';
 import { practiceChecks, type PracticeOptions } from './practices.ts';
 import type { Diagnostic } from './types.ts';
 
@@ -122,7 +123,8 @@ function toDiagnostic(finding: Finding): Diagnostic {
     message: finding.message,
     ...position(range)
   };
-  if (finding.hint) diagnostic.hint = finding.hint;
+  const hint = finding.hint ?? DEFAULT_HINTS[rule];
+  if (hint) diagnostic.hint = hint;
   if (slug) diagnostic.url = `https://docs.docker.com/go/dockerfile/rule/${slug}/`;
   if (finding.fix) diagnostic.fix = finding.fix;
   return diagnostic;

@@ -270,6 +270,40 @@ describe('quick fixes', () => {
   });
 });
 
+describe('every diagnostic', () => {
+  it('has a rule, a severity, a message, a range and a hint', () => {
+    const source = `# check=experimental=all
+FROM --platform=linux/amd64 Alpine AS Scratch
+maintainer me
+ENV A b
+RUN --mount=type=x --frm=1 apt-get install x
+RUN echo
+COPY --from=later a
+ADD src /dst
+EXPOSE 99999/TCP 1:2
+STOPSIGNAL NOPE
+HEALTHCHECK --retries=0 CMD x
+CMD x
+CMD y
+FROM scratch AS later
+WORKDIR rel
+COPY $UNDEFINED /x
+FOO bar
+`;
+    const diagnostics = lintBuildFile(source, { ignoreFile: null }).diagnostics;
+    expect(new Set(diagnostics.map((d) => d.rule)).size).toBeGreaterThanOrEqual(25);
+    for (const d of diagnostics) {
+      expect(d.message, d.rule).not.toBe('');
+      expect(['error', 'warning', 'info'], d.rule).toContain(d.severity);
+      expect(d.line, d.rule).toBeGreaterThan(0);
+      expect(d.endLine * 10_000 + d.endColumn, d.rule).toBeGreaterThan(
+        d.line * 10_000 + d.column - 1
+      );
+      expect(d.hint, d.rule).toMatch(/\S/);
+    }
+  });
+});
+
 describe('syntax errors and stages', () => {
   it('reports what the parser refuses as SyntaxError errors', () => {
     expect(lint('FROM a\nENV A\n')[0]).toMatchObject({
