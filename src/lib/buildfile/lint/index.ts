@@ -55,13 +55,15 @@ export function lintParsed(
     range: e.range
   }));
   const checkDirective = parse.directives.find((d) => d.name === 'check');
-  const config = parseCheckDirective(checkDirective?.value);
+  // As in BuildKit, the build argument BUILDKIT_DOCKERFILE_CHECK replaces the file's directive.
+  const checkArg = options.buildArgs?.BUILDKIT_DOCKERFILE_CHECK;
+  const config = parseCheckDirective(checkArg ?? checkDirective?.value);
   if ('invalid' in config) {
     findings.push({
       rule: 'InvalidCheckDirective',
       severity: 'error',
       message: `failed to parse check options: ${config.invalid}`,
-      range: checkDirective!.valueRange
+      range: checkArg === undefined ? checkDirective!.valueRange : FILE_START
     });
   }
   const syntax = parse.directives.find((d) => d.name === 'syntax')?.value ?? '';
@@ -73,7 +75,7 @@ export function lintParsed(
       rule: 'NoStage',
       severity: 'error',
       message: 'dockerfile contains no stages to build',
-      range: { line: 1, column: 1, endLine: 1, endColumn: 1 }
+      range: FILE_START
     });
   }
   for (const instruction of model.parse.instructions) {
@@ -129,6 +131,8 @@ function toDiagnostic(finding: Finding): Diagnostic {
   if (finding.fix) diagnostic.fix = finding.fix;
   return diagnostic;
 }
+
+const FILE_START: Range = { line: 1, column: 1, endLine: 1, endColumn: 1 };
 
 const position = (r: Range) => ({
   line: r.line,

@@ -216,6 +216,17 @@ describe('# check directive', () => {
     });
   });
 
+  it('the build argument BUILDKIT_DOCKERFILE_CHECK replaces the directive, as in BuildKit', () => {
+    const buildArgs = { BUILDKIT_DOCKERFILE_CHECK: 'skip=LegacyKeyValueFormat' };
+    expect(buildkit(`# check=skip=StageNameCasing\n${file}`)).toEqual(['LegacyKeyValueFormat']);
+    expect(rules(`# check=skip=StageNameCasing\n${file}`, { buildArgs })).toContain(
+      'StageNameCasing'
+    );
+    expect(rules(`# check=skip=StageNameCasing\n${file}`, { buildArgs })).not.toContain(
+      'LegacyKeyValueFormat'
+    );
+  });
+
   it('reports a malformed directive as BuildKit refuses it', () => {
     expect(lint(`# check=fast=1\n${file}`)[0]).toMatchObject({
       rule: 'InvalidCheckDirective',
