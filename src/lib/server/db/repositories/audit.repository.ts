@@ -1,4 +1,5 @@
-import { desc, lt } from 'drizzle-orm';
+import { and, desc, eq, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { AuditFilter } from '$lib/contracts/audit';
 import type { Db } from '../client';
 import { auditLog } from '../schema';
 
@@ -12,11 +13,33 @@ export class AuditRepository {
     return this.db.insert(auditLog).values(row).returning().get();
   }
 
-  page(limit: number, before?: number): AuditRow[] {
-    const q = this.db.select().from(auditLog);
-    return (before === undefined ? q : q.where(lt(auditLog.id, before)))
+  page(limit: number, before?: number, filter: AuditFilter = {}): AuditRow[] {
+    const conditions: SQL[] = [];
+    if (before !== undefined) conditions.push(lt(auditLog.id, before));
+    if (filter.action)
+      conditions.push(
+        or(
+          eq(auditLog.action, filter.action),
+          sql`${auditLog.action} like ${`${escapeLike(filter.action)}.%`} escape '\\'`
+        )!
+      );
+    if (filter.search) {
+      const pattern = `%${escapeLike(filter.search.toLowerCase())}%`;
+      conditions.push(
+        sql`lower(coalesce(${auditLog.actorEmail}, '') || ' ' || ${auditLog.action} || ' ' || coalesce(${auditLog.target}, '') || ' ' || coalesce(${auditLog.detail}, '')) like ${pattern} escape '\\'`
+      );
+    }
+    return this.db
+      .select()
+      .from(auditLog)
+      .where(and(...conditions))
       .orderBy(desc(auditLog.id))
       .limit(limit)
       .all();
   }
+}
+
+/** `%`, `_` and the escape itself match literally in a LIKE pattern. */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
