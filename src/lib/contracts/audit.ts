@@ -28,6 +28,7 @@ export const AUDIT_KINDS = [
   ['rpc-token', 'RPC tokens'],
   ['api-key', 'API keys'],
   ['agent', 'Agents'],
+  ['session', 'Sessions'],
   ['provider', 'Providers'],
   ['engine', 'Engines'],
   ['container', 'Containers'],

@@ -33,8 +33,7 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
     slug: 'sessions',
     label: 'Sessions',
     group: 'Assistant',
-    minRole: 'viewer',
-    planned: 'Browse conversations by key, read their messages and compact or delete them.'
+    minRole: 'viewer'
   },
   {
     slug: 'skills',

@@ -113,7 +113,7 @@ export function createServices({ db, config, bus, engines, engineKeysDir }: Serv
     runningTurns
   );
   const events = new EventService(eventRepo, agents, turns, bus);
-  const chatSessions = new ChatSessionService(chatSessionRepo, bus);
+  const chatSessions = new ChatSessionService(chatSessionRepo, bus, audit);
   const usage = new UsageService(new UsageRepository(db));
   const engineAccess = new EngineAccess(engines, audit);
   const engine = {

@@ -4,6 +4,7 @@ import { auditRouter } from './routers/audit.router';
 import { credentialsRouter } from './routers/credentials.router';
 import { engineRouter } from './routers/engine.router';
 import { providersRouter } from './routers/providers.router';
+import { sessionsRouter } from './routers/sessions.router';
 import { systemRouter } from './routers/system.router';
 import { usersRouter } from './routers/users.router';
 
@@ -14,6 +15,7 @@ export const appRouter = router({
   credentials: credentialsRouter,
   agents: agentsRouter,
   engine: engineRouter,
-  providers: providersRouter
+  providers: providersRouter,
+  sessions: sessionsRouter
 });
 export type AppRouter = typeof appRouter;

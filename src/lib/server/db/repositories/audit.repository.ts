@@ -1,5 +1,6 @@
 import { and, desc, eq, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { AuditFilter } from '$lib/contracts/audit';
+import { containsText, startsWith } from './like';
 import type { Db } from '../client';
 import { auditLog } from '../schema';
 
@@ -18,16 +19,11 @@ export class AuditRepository {
     if (before !== undefined) conditions.push(lt(auditLog.id, before));
     if (filter.action)
       conditions.push(
-        or(
-          eq(auditLog.action, filter.action),
-          sql`${auditLog.action} like ${`${escapeLike(filter.action)}.%`} escape '\\'`
-        )!
+        or(eq(auditLog.action, filter.action), startsWith(auditLog.action, `${filter.action}.`))!
       );
     if (filter.search) {
-      const pattern = `%${escapeLike(filter.search.toLowerCase())}%`;
-      conditions.push(
-        sql`lower(coalesce(${auditLog.actorEmail}, '') || ' ' || ${auditLog.action} || ' ' || coalesce(${auditLog.target}, '') || ' ' || coalesce(${auditLog.detail}, '')) like ${pattern} escape '\\'`
-      );
+      const text = sql`coalesce(${auditLog.actorEmail}, '') || ' ' || ${auditLog.action} || ' ' || coalesce(${auditLog.target}, '') || ' ' || coalesce(${auditLog.detail}, '')`;
+      conditions.push(containsText(text, filter.search));
     }
     return this.db
       .select()
@@ -37,9 +33,4 @@ export class AuditRepository {
       .limit(limit)
       .all();
   }
-}
-
-/** `%`, `_` and the escape itself match literally in a LIKE pattern. */
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

@@ -91,7 +91,7 @@ const HANDLERS: { [N in RpcMethodName]: Handler<N> } = {
     return { messageId, status: 'queued' as const, turnId, sessionId };
   },
   'session.list': (p, { deps }) =>
-    deps.chatSessions.list(p.agentName, p.limit ?? DEFAULT_LIMIT, p.cursor),
+    deps.chatSessions.list({ agent: p.agentName }, p.limit ?? DEFAULT_LIMIT, p.cursor),
   'session.get': (p, { deps }) =>
     deps.chatSessions.get(p.sessionId, p.limit ?? DEFAULT_LIMIT, p.before),
   'session.compact': (p, { deps }) => deps.chatSessions.compact(p.sessionId),
