@@ -1,18 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, hydrated, signIn } from './helpers';
-
-/** An operator API key made through the console's own API, from the signed-in page. */
-async function apiKey(page: Page, name: string): Promise<string> {
-  return page.evaluate(async (keyName) => {
-    const res = await fetch('/api/trpc/credentials.apiKeys.create', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: keyName, role: 'operator' })
-    });
-    const body = (await res.json()) as { result: { data: { key: string } } };
-    return body.result.data.key;
-  }, name);
-}
+import { expect, test } from '@playwright/test';
+import { ADMIN, apiKey, hydrated, signIn } from './helpers';
 
 test('sessions made over REST are listed, filtered, read, compacted and deleted after a confirmation', async ({
   page

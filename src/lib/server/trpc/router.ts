@@ -5,6 +5,7 @@ import { credentialsRouter } from './routers/credentials.router';
 import { engineRouter } from './routers/engine.router';
 import { providersRouter } from './routers/providers.router';
 import { sessionsRouter } from './routers/sessions.router';
+import { usageRouter } from './routers/usage.router';
 import { systemRouter } from './routers/system.router';
 import { usersRouter } from './routers/users.router';
 
@@ -16,6 +17,7 @@ export const appRouter = router({
   agents: agentsRouter,
   engine: engineRouter,
   providers: providersRouter,
-  sessions: sessionsRouter
+  sessions: sessionsRouter,
+  usage: usageRouter
 });
 export type AppRouter = typeof appRouter;
