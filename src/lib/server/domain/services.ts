@@ -36,6 +36,7 @@ import { ProviderRegistry } from './providers/provider.registry';
 import { ChatSessionService } from './sessions/chat-session.service';
 import { builtinSkills } from './skills/builtin-skills';
 import { SkillService } from './skills/skill.service';
+import { LastOutcomes } from './turns/last-outcomes';
 import { RunningTurns } from './turns/running-turns';
 import { TurnRunner } from './turns/turn.runner';
 import { TurnService } from './turns/turn.service';
@@ -73,11 +74,12 @@ export function createServices({ db, config, bus, engines, engineKeysDir }: Serv
   const runningTurns = new RunningTurns();
   const turnRepo = new TurnRepository(db);
   const eventRepo = new EventRepository(db);
+  const outcomes = new LastOutcomes(bus, (name) => turnRepo.lastFinished(name)?.state === 'failed');
   const providers = new ProviderRegistry(() => config.current.providers);
   const agents = new AgentService(config, bus, new AgentRepository(db), skills, audit, providers, {
     running: (name) => runningTurns.of(name),
     queuedEvents: (name) => eventRepo.countQueued(name),
-    lastFailed: (name) => turnRepo.lastFinished(name)?.state === 'failed'
+    lastFailed: (name) => outcomes.lastFailed(name)
   });
   const chatSessionRepo = new SessionRepository(db);
   const turns = new TurnService(
