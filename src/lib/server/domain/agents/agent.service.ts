@@ -330,6 +330,7 @@ export class AgentService {
     const { name, description, provider, model, systemPrompt, skills, heartbeatMs, channel } =
       agent;
     const shadowed = row !== null && this.#fromConfig.has(name);
+    const runtime = shadowed ? undefined : this.#runtime.get(name);
     return {
       name,
       description,
@@ -342,6 +343,8 @@ export class AgentService {
       source: agent.source,
       disabled: agent.disabled,
       state: shadowed ? 'shadowed' : this.#state(agent),
+      lastHeartbeatAt: runtime?.lastHeartbeatAt ?? null,
+      nextHeartbeatAt: agent.disabled ? null : (runtime?.nextHeartbeatAt ?? null),
       createdAt: row?.createdAt ?? null,
       updatedAt: row?.updatedAt ?? null
     };
