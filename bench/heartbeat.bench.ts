@@ -1,7 +1,8 @@
 /**
  * Heartbeats that keep up, in one run:
  * (a) the wake bench (wrk -t1 -c32, unique bodies) while the builtin agent `main` beats every
- *     second and takes the events, against a bare node:http server in the same run;
+ *     second and takes the events, against a bare node:http server and a Berth whose heartbeat
+ *     (24 h) takes nothing, in the same run;
  * (b) a restart with 100,000 queued wake events put straight into the SQLite file: spawn to
  *     /readyz 200, /healthz latency while the backlog drains (one request at a time, keep-alive),
  *     the drain's time and Berth's peak RSS.
@@ -17,17 +18,20 @@ import { rssMiB, spawnBerth, startBare, wrkJsonPost } from './lib.ts';
 
 const TOKEN = 'bench-heartbeat-token-0123456789';
 const BACKLOG = 100_000;
-const config = `webhooks:
+const configWith = (heartbeatMs: number) => `webhooks:
   enabled: true
   token: "${TOKEN}"
   rateLimit: { maxRequests: 100000000, windowMs: 60000 }
 agents:
-  - { name: main, provider: builtin, heartbeatMs: 1000 }
+  - { name: main, provider: builtin, heartbeatMs: ${heartbeatMs} }
 `;
+const config = configWith(1000);
 
 // ---- (a) wake throughput while the heartbeat consumes -------------------------------------
 const first = await spawnBerth(config);
 const { dataDir } = first;
+// The same Berth whose heartbeat (24 h) takes nothing during the runs: what taking costs.
+const idle = await spawnBerth(configWith(86_400_000));
 const bare = await startBare(
   JSON.stringify({
     status: 200,
@@ -68,18 +72,24 @@ const count = (state: string) =>
   ).n;
 
 await wrk(`${first.url}/hooks/wake`, 3);
+await wrk(`${idle.url}/hooks/wake`, 3);
 await wrk(`${bare.url}/hooks/wake`, 3);
 // Alternated rounds, best of each: the 2 cores are shared.
 const berthRounds: number[] = [];
+const idleRounds: number[] = [];
 const bareRounds: number[] = [];
 for (let round = 0; round < 2; round++) {
   berthRounds.push(await wrk(`${first.url}/hooks/wake`, 6));
+  idleRounds.push(await wrk(`${idle.url}/hooks/wake`, 6));
   bareRounds.push(await wrk(`${bare.url}/hooks/wake`, 6));
 }
 const queuedAfterLoad = count('queued');
-// The bare rounds give the heartbeat 6 s after the last Berth round: the queue should be empty.
+// The other rounds give the heartbeat 12 s after the last Berth round: the queue should be empty.
 const takenAfterLoad = count('done') + count('processing');
 bare.proc.kill();
+idle.proc.kill('SIGTERM');
+await new Promise((r) => idle.proc.once('exit', r));
+rmSync(idle.dataDir, { recursive: true, force: true });
 db.close();
 first.proc.kill('SIGTERM');
 await new Promise((r) => first.proc.once('exit', r));
@@ -152,12 +162,15 @@ latencies.sort((a, b) => a - b);
 const pct = (p: number) =>
   latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]!;
 const berthRps = Math.max(...berthRounds);
+const idleRps = Math.max(...idleRounds);
 const bareRps = Math.max(...bareRounds);
 const ratio = berthRps / bareRps;
 const rows: [string, string, string][] = [
   ['POST /hooks/wake, heartbeat 1 s consuming', `${berthRps} req/s`, ''],
+  ['same POST, heartbeat 24 h (taking nothing)', `${idleRps} req/s`, ''],
   ['same POST, bare node:http', `${bareRps} req/s`, ''],
-  ['ratio Berth / bare', ratio.toFixed(2), 'target ≥ 0.40'],
+  ['ratio Berth consuming / bare', ratio.toFixed(2), 'target ≥ 0.40'],
+  ['ratio Berth taking nothing / bare', (idleRps / bareRps).toFixed(2), ''],
   ['events taken / queued after the runs', `${takenAfterLoad} / ${queuedAfterLoad}`, ''],
   [`spawn → /readyz 200, ${BACKLOG} queued`, `${second.readyMs} ms`, 'target ≤ 1500 ms'],
   [
@@ -171,7 +184,9 @@ const rows: [string, string, string][] = [
 console.log(
   `\nheartbeat bench (wrk -t1 -c32, unique bodies, loopback, best of 2 alternated 6 s rounds)`
 );
-console.log(`rounds Berth ${berthRounds.join(', ')} / bare ${bareRounds.join(', ')} req/s`);
+console.log(
+  `rounds Berth ${berthRounds.join(', ')} / taking nothing ${idleRounds.join(', ')} / bare ${bareRounds.join(', ')} req/s`
+);
 for (const [name, value, target] of rows)
   console.log(`${name.padEnd(42)} ${value.padEnd(58)} ${target}`);
 if (ratio < 0.4 || second.readyMs > 1500 || pct(0.99) > 50 || Number.isNaN(drainedMs))
