@@ -63,9 +63,13 @@ describe('heartbeat backlog across restarts', () => {
       timeout: 60_000
     },
     async () => {
-      // A first start creates the schema; the backlog is written while Berth is stopped.
-      const first = await startBerth({ config, dataDir });
-      expect(await first.stop()).toBe(0);
+      // A first start creates the schema (and times a start with nothing queued); the backlog
+      // is written while Berth is stopped.
+      const first = await startTimed(dataDir);
+      expect(await first.berth.stop()).toBe(0);
+      // 1.5 s, unless this machine is too loaded to start even an empty Berth in that time:
+      // then the backlog may add no more than half a second to what the empty start took.
+      const readyWithin = Math.max(1500, first.readyMs + 500);
       const seed = new Database(join(dataDir, 'berth.db'));
       const insert = seed.prepare(
         `insert into system_events (id, agent_name, state, text, metadata, source, created_at)
@@ -81,7 +85,7 @@ describe('heartbeat backlog across restarts', () => {
       try {
         // Ready at once, and probes answer while the heartbeat takes the backlog.
         const { berth, readyMs } = await startTimed(dataDir);
-        expect(readyMs).toBeLessThan(1500);
+        expect(readyMs).toBeLessThan(readyWithin);
         const started = await until(() => counts(db).done > 0 && counts(db), 10_000);
         expect(started.queued).toBeGreaterThan(0);
         for (let i = 0; i < 5; i++) expect(await healthz(berth)).toBeLessThan(1000);
@@ -100,7 +104,7 @@ describe('heartbeat backlog across restarts', () => {
         // The next start is ready at once again and finishes every event.
         const again = await startTimed(dataDir);
         try {
-          expect(again.readyMs).toBeLessThan(1500);
+          expect(again.readyMs).toBeLessThan(readyWithin);
           // Probes keep answering until the queue is empty (bounded wait).
           let answered = 0;
           const deadline = performance.now() + 30_000;
