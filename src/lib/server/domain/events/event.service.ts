@@ -265,7 +265,7 @@ export class EventService {
     };
     this.#timers.set(agentName, entry);
     this.agents.setHeartbeat(agentName, { nextHeartbeatAt: entry.nextAt });
-    // In the next loop turn: at start the server is listening by then, whatever is queued.
+    // In a later loop turn, never inside the work that (re)scheduled it (a config change, start).
     this.#soon(agentName, 0, () => this.beat(agentName));
   }
 
