@@ -128,7 +128,7 @@ export async function spawnBerth(
       NODE_ENV: 'production',
       ...env
     },
-    stdio: ['ignore', process.env.BERTH_BENCH_STDOUT ? 'inherit' : 'ignore', 'inherit']
+    stdio: ['ignore', 'ignore', 'inherit']
   });
   // A bench that fails half-way must not leave a server holding the terminal.
   process.once('exit', () => proc.kill());
