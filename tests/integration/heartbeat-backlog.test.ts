@@ -27,19 +27,23 @@ function counts(db: Database.Database): Counts {
   return out;
 }
 
+/** Every Berth spawned here: one a failed assertion left running is killed after the test. */
+const spawned: Berth[] = [];
+
 /** Spawns Berth without waiting and times spawn → /readyz 200. */
 async function startTimed(dataDir: string): Promise<{ berth: Berth; readyMs: number }> {
-  const spawned = performance.now();
+  const spawnedAt = performance.now();
   const berth = await startBerth({ config, dataDir, expectExit: true });
+  spawned.push(berth);
   for (;;) {
     if (berth.proc.exitCode !== null) throw new Error(`berth exited:\n${berth.output()}`);
     try {
       if ((await fetch(`${berth.url}/readyz`)).status === 200)
-        return { berth, readyMs: performance.now() - spawned };
+        return { berth, readyMs: performance.now() - spawnedAt };
     } catch {
       // not listening yet
     }
-    if (performance.now() - spawned > 20_000) throw new Error('not ready within 20 s');
+    if (performance.now() - spawnedAt > 20_000) throw new Error('not ready within 20 s');
     await new Promise((r) => setTimeout(r, 10));
   }
 }
@@ -55,7 +59,14 @@ async function healthz(berth: Berth): Promise<number> {
 
 describe('heartbeat backlog across restarts', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'berth-backlog-'));
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  afterAll(async () => {
+    for (const berth of spawned)
+      if (berth.proc.exitCode === null && berth.proc.signalCode === null) {
+        berth.proc.kill('SIGKILL');
+        await berth.exited;
+      }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it(
     'is ready within 1.5 s on 100,000 queued events, stops promptly mid-drain, then drains them all',
@@ -67,9 +78,9 @@ describe('heartbeat backlog across restarts', () => {
       // is written while Berth is stopped.
       const first = await startTimed(dataDir);
       expect(await first.berth.stop()).toBe(0);
-      // 1.5 s, unless this machine is too loaded to start even an empty Berth in that time:
-      // then the backlog may add no more than half a second to what the empty start took.
-      const readyWithin = Math.max(1500, first.readyMs + 500);
+      // 1.5 s, unless this machine is too loaded to start even an empty Berth in 0.75 s: then
+      // twice what the empty start took (/readyz's engine check shares the loop with the drain).
+      const readyWithin = Math.max(1500, 2 * first.readyMs);
       const seed = new Database(join(dataDir, 'berth.db'));
       const insert = seed.prepare(
         `insert into system_events (id, agent_name, state, text, metadata, source, created_at)
