@@ -104,9 +104,14 @@ function wrk(url: string, connections: number, duration: number): LoadResult {
 }
 
 /** Starts the built Berth (`node server.ts`) on a free port with its own data dir and config. */
-export async function spawnBerth(config: string | null, env: Record<string, string> = {}) {
+export async function spawnBerth(
+  config: string | null,
+  env: Record<string, string> = {},
+  /** An existing data dir (a restart); a new one by default. */
+  existingDataDir?: string
+) {
   const root = resolve(import.meta.dirname, '..');
-  const dataDir = mkdtempSync(join(tmpdir(), 'berth-bench-'));
+  const dataDir = existingDataDir ?? mkdtempSync(join(tmpdir(), 'berth-bench-'));
   if (config !== null) writeFileSync(join(dataDir, 'berth.yaml'), config);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;

@@ -11,6 +11,10 @@ test('an admin creates, edits, disables and deletes an agent', async ({ page }) 
   const main = table.locator('tr[data-name="main"]');
   await expect(main).toContainText('from config');
   await expect(main).toContainText('Change it in the config file');
+  // The heartbeat's last and next beat, as times of day to the second.
+  await expect(main.locator('[data-heartbeat-times]')).toHaveText(
+    /last \d{1,2}:\d{2}:\d{2}\D*·\s*next \d{1,2}:\d{2}:\d{2}/
+  );
 
   const form = page.locator('form', { has: page.getByRole('button', { name: 'Create agent' }) });
   await form.getByLabel('Name').fill('e2e-agent');
@@ -47,6 +51,7 @@ test('an admin creates, edits, disables and deletes an agent', async ({ page }) 
 
   await row.getByRole('button', { name: 'Disable' }).click();
   await expect(row).toContainText('disabled');
+  await expect(row.locator('[data-heartbeat-times]')).toHaveText('not beating');
   await expect(row.getByRole('button', { name: 'Enable' })).toBeVisible();
 
   // The dialog names the agent, starts on Cancel, and Escape backs out.

@@ -69,6 +69,10 @@ export interface AgentRecord extends AgentDefinition {
 export interface AgentView extends AgentRecord {
   /** `shadowed`: a console agent whose name the config file now declares; the config wins. */
   state: AgentState | 'shadowed';
+  /** When the heartbeat last took events (null before the first beat since start). */
+  lastHeartbeatAt: number | null;
+  /** The heartbeat timer's next tick; null while disabled or shadowed (no timer runs). */
+  nextHeartbeatAt: number | null;
   createdAt: number | null;
   updatedAt: number | null;
 }

@@ -198,7 +198,6 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
       { ...recovered, failedSkillRuns: failedRuns },
       'recovered work left by an unclean stop'
     );
-  events.start();
   const purgeIdempotency = setInterval(
     () => unlessUnavailable(() => idempotency.forgetExpired()),
     3600_000
@@ -243,6 +242,10 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     readiness,
     front,
     attach(server, { ownsUpgrades } = { ownsUpgrades: true }) {
+      // Heartbeats start once the port is open: the rest of the start never shares the event
+      // loop with a backlog's slices.
+      if (server.listening) events.start();
+      else server.once('listening', () => events.start());
       const realtime = attachRealtime(server, {
         loginSessions,
         bus,

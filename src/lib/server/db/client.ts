@@ -34,7 +34,7 @@ export function openDatabase(
   sqlite.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   sqlite.pragma('foreign_keys = ON');
-  const db = drizzle(sqlite, { schema });
+  const db = drizzle(reusingStatements(sqlite), { schema });
   migrate(db, { migrationsFolder });
   return {
     db,
@@ -43,4 +43,37 @@ export function openDatabase(
       if (sqlite.open) sqlite.close();
     }
   };
+}
+
+/** Compiled statements kept per SQL text (least recently used dropped past this). */
+const STATEMENTS_KEPT = 256;
+
+/**
+ * The connection as drizzle sees it, with `prepare` reusing the statement compiled for the same
+ * SQL text: drizzle compiles every query that is not prepared by hand anew, and compiling cost
+ * more than running the small queries a turn makes. Drizzle sets a statement's raw mode before
+ * each use that needs it; a reused one is put back to rows first.
+ */
+function reusingStatements(sqlite: Database.Database): Database.Database {
+  const kept = new Map<string, Database.Statement>();
+  const prepare = (source: string) => {
+    let statement = kept.get(source);
+    if (statement) {
+      kept.delete(source);
+      if (statement.reader) statement.raw(false);
+    } else {
+      statement = sqlite.prepare(source);
+      if (kept.size >= STATEMENTS_KEPT) kept.delete(kept.keys().next().value!);
+    }
+    kept.set(source, statement);
+    return statement;
+  };
+  return new Proxy(sqlite, {
+    get(target, key) {
+      if (key === 'prepare') return prepare;
+      const value: unknown = Reflect.get(target, key, target);
+      // Native methods need the real connection as `this`.
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+    }
+  });
 }

@@ -44,6 +44,11 @@ export class DomainBus {
     this.#emitter.emit(name, payload);
   }
 
+  /** True when someone listens: work done only to announce (reading rows back) can be skipped. */
+  listens(name: keyof DomainEvents): boolean {
+    return this.#emitter.listenerCount(name) > 0;
+  }
+
   on<K extends keyof DomainEvents>(
     name: K,
     listener: (payload: DomainEvents[K]) => void

@@ -41,6 +41,7 @@ import { ProviderRegistry } from './providers/provider.registry';
 import { ChatSessionService } from './sessions/chat-session.service';
 import { builtinSkills } from './skills/builtin-skills';
 import { SkillService } from './skills/skill.service';
+import { LastOutcomes } from './turns/last-outcomes';
 import { RunningTurns } from './turns/running-turns';
 import { TurnRunner } from './turns/turn.runner';
 import { TurnService } from './turns/turn.service';
@@ -78,6 +79,7 @@ export function createServices({ db, config, bus, engines, engineKeysDir }: Serv
   const runningTurns = new RunningTurns();
   const turnRepo = new TurnRepository(db);
   const eventRepo = new EventRepository(db);
+  const outcomes = new LastOutcomes(bus, (name) => turnRepo.lastFinished(name)?.state === 'failed');
   // berth.yaml's providers win a name clash with the console's.
   const consoleProviders = new ConsoleProviders(new ProviderRepository(db));
   const providers = new ProviderRegistry(() => ({
@@ -90,7 +92,7 @@ export function createServices({ db, config, bus, engines, engineKeysDir }: Serv
   const agents = new AgentService(config, bus, new AgentRepository(db), skills, audit, providers, {
     running: (name) => runningTurns.of(name),
     queuedEvents: (name) => eventRepo.countQueued(name),
-    lastFailed: (name) => turnRepo.lastFinished(name)?.state === 'failed'
+    lastFailed: (name) => outcomes.lastFailed(name)
   });
   const providerHealth = new ProviderHealth(
     () => agents.all(),

@@ -1,6 +1,9 @@
-import { and, asc, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lt, or, sql, type Placeholder } from 'drizzle-orm';
 import type { Db } from '../client';
 import { systemEvents, type EventState } from '../schema';
+
+/** Rows picked by rowid: no second lookup through the id index for each one. */
+const ROWID = sql<number>`rowid`;
 
 export type EventRow = typeof systemEvents.$inferSelect;
 
@@ -9,6 +12,9 @@ export class EventRepository {
   readonly #insert;
   /** Without metadata, so a missing one stays SQL NULL (a placeholder would store 'null'). */
   readonly #insertBare;
+  readonly #claim;
+  readonly #finish;
+  readonly #finishReturning;
 
   constructor(private readonly db: Db) {
     const p = (name: string) => sql.placeholder(name);
@@ -26,6 +32,19 @@ export class EventRepository {
       .returning()
       .prepare();
     this.#insertBare = db.insert(systemEvents).values(columns).returning().prepare();
+    // Compiled once too: a heartbeat draining a backlog claims and finishes many slices.
+    this.#claim = db
+      .update(systemEvents)
+      .set({ state: 'processing', turnId: sql`${p('turnId')}` })
+      .where(inArray(ROWID, this.#oldestQueued(p('agentName'), p('limit'))))
+      .returning()
+      .prepare();
+    const finish = db
+      .update(systemEvents)
+      .set({ state: sql`${p('state')}`, processedAt: sql`${p('now')}` })
+      .where(and(eq(systemEvents.turnId, p('turnId')), eq(systemEvents.state, 'processing')));
+    this.#finish = finish.prepare();
+    this.#finishReturning = finish.returning().prepare();
   }
 
   insert(row: typeof systemEvents.$inferInsert): EventRow {
@@ -39,14 +58,13 @@ export class EventRepository {
     return this.db.select().from(systemEvents).where(eq(systemEvents.id, id)).get();
   }
 
-  queued(agentName: string, limit: number): EventRow[] {
-    return this.db
-      .select()
-      .from(systemEvents)
-      .where(and(eq(systemEvents.agentName, agentName), eq(systemEvents.state, 'queued')))
-      .orderBy(asc(systemEvents.createdAt))
-      .limit(limit)
-      .all();
+  /**
+   * Claims an agent's oldest queued events (at most `limit`) for a turn, in one statement, and
+   * returns them oldest first. Run inside the transaction that enqueues the turn.
+   */
+  claim(agentName: string, turnId: string, limit: number): EventRow[] {
+    const rows = this.#claim.all({ agentName, turnId, limit });
+    return rows.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
   }
 
   countQueued(agentName: string): number {
@@ -64,45 +82,64 @@ export class EventRepository {
     return this.db.transaction(() => work(), { behavior: 'immediate' });
   }
 
-  markProcessing(ids: string[], turnId: string): void {
-    if (ids.length)
-      this.db
-        .update(systemEvents)
-        .set({ state: 'processing', turnId })
-        .where(inArray(systemEvents.id, ids))
-        .run();
-  }
-
+  /**
+   * A heartbeat turn ended: its events follow it. The rows come back only when `returning`
+   * (someone listens for them); otherwise nothing is read back.
+   */
   finishForTurn(
     turnId: string,
     state: Extract<EventState, 'done' | 'failed'>,
-    now: number
+    now: number,
+    returning: boolean
   ): EventRow[] {
-    return this.db
-      .update(systemEvents)
-      .set({ state, processedAt: now })
-      .where(and(eq(systemEvents.turnId, turnId), eq(systemEvents.state, 'processing')))
-      .returning()
-      .all();
+    const args = { turnId, state, now };
+    if (returning) return this.#finishReturning.all(args);
+    this.#finish.run(args);
+    return [];
   }
 
+  /**
+   * The agents with queued events, one index probe per agent: a distinct scan would read
+   * every queued row, and a backlog is what this runs on at start.
+   */
   agentsWithQueued(): string[] {
-    return this.db
-      .selectDistinct({ agentName: systemEvents.agentName })
-      .from(systemEvents)
-      .where(eq(systemEvents.state, 'queued'))
-      .all()
-      .map((r) => r.agentName);
+    const names: string[] = [];
+    for (;;) {
+      const last = names.at(-1);
+      const next = this.db
+        .select({ agentName: systemEvents.agentName })
+        .from(systemEvents)
+        .where(
+          and(
+            eq(systemEvents.state, 'queued'),
+            last === undefined ? undefined : gt(systemEvents.agentName, last)
+          )
+        )
+        .orderBy(asc(systemEvents.state), asc(systemEvents.agentName))
+        .limit(1)
+        .get();
+      if (!next) return names;
+      names.push(next.agentName);
+    }
   }
 
-  /** Fails every queued event of an agent (it was deleted), returning them. */
-  failQueued(agentName: string, now: number): EventRow[] {
+  /** Fails at most `limit` queued events of an agent (it was deleted), returning them. */
+  failQueued(agentName: string, now: number, limit: number): EventRow[] {
     return this.db
       .update(systemEvents)
       .set({ state: 'failed', processedAt: now })
-      .where(and(eq(systemEvents.agentName, agentName), eq(systemEvents.state, 'queued')))
+      .where(inArray(ROWID, this.#oldestQueued(agentName, limit)))
       .returning()
       .all();
+  }
+
+  #oldestQueued(agentName: string | Placeholder, limit: number | Placeholder) {
+    return this.db
+      .select({ rowid: ROWID })
+      .from(systemEvents)
+      .where(and(eq(systemEvents.agentName, agentName), eq(systemEvents.state, 'queued')))
+      .orderBy(asc(systemEvents.createdAt))
+      .limit(limit);
   }
 
   page(

@@ -54,6 +54,8 @@ export class AgentService {
   /** The agents in force: config ones, then console ones the config does not shadow. */
   #agents = new Map<string, Agent>();
   readonly #runtime = new Map<string, AgentRuntime>();
+  /** The state last announced per agent. */
+  readonly #announced = new Map<string, AgentInfo['state']>();
   constructor(
     private readonly config: ConfigStore,
     private readonly bus: DomainBus,
@@ -134,8 +136,10 @@ export class AgentService {
     };
   }
 
-  setHeartbeat(name: string, runtime: AgentRuntime): void {
-    this.#runtime.set(name, runtime);
+  /** Records a beat or a (re)started timer; what is not given stays as it was. */
+  setHeartbeat(name: string, runtime: Partial<AgentRuntime>): void {
+    const was = this.#runtime.get(name) ?? { lastHeartbeatAt: null, nextHeartbeatAt: null };
+    this.#runtime.set(name, { ...was, ...runtime });
   }
 
   /** A turn started or ended: subscribers hear the agent's state. */
@@ -289,12 +293,19 @@ export class AgentService {
 
   #gone(name: string): void {
     this.#runtime.delete(name);
+    this.#announced.delete(name);
     this.bus.emit('agent.changed', { name, change: 'deleted', state: null });
   }
 
   #announce(name: string, change: Exclude<AgentChange, 'deleted'>): void {
     const agent = this.#agents.get(name);
-    if (agent) this.bus.emit('agent.changed', { name, change, state: this.#state(agent) });
+    if (!agent) return;
+    const state = this.#state(agent);
+    // A turn's start or end that leaves the state as it was is not news (a backlog's turns
+    // follow one another while the agent stays `running`).
+    if (change === 'state' && this.#announced.get(name) === state) return;
+    this.#announced.set(name, state);
+    this.bus.emit('agent.changed', { name, change, state });
   }
 
   #state(agent: Agent): AgentInfo['state'] {
@@ -319,6 +330,7 @@ export class AgentService {
     const { name, description, provider, model, systemPrompt, skills, heartbeatMs, channel } =
       agent;
     const shadowed = row !== null && this.#fromConfig.has(name);
+    const runtime = shadowed ? undefined : this.#runtime.get(name);
     return {
       name,
       description,
@@ -331,6 +343,8 @@ export class AgentService {
       source: agent.source,
       disabled: agent.disabled,
       state: shadowed ? 'shadowed' : this.#state(agent),
+      lastHeartbeatAt: runtime?.lastHeartbeatAt ?? null,
+      nextHeartbeatAt: agent.disabled ? null : (runtime?.nextHeartbeatAt ?? null),
       createdAt: row?.createdAt ?? null,
       updatedAt: row?.updatedAt ?? null
     };

@@ -87,4 +87,89 @@ describe('EventService (real SQLite)', () => {
     await settled(domain, event.eventId);
     expect(domain.events.list({ agentName: 'fast', state: 'done' }, 10).events).toHaveLength(1);
   });
+
+  it('works a backlog in slices of 100 a few turns ahead, letting timers run between them', async () => {
+    domain = testDomain({ agents: [{ name: 'main', heartbeatMs: 3_600_000 }] });
+    seed(domain, 3000);
+    const sqlite = domain.database.sqlite;
+    const states = sqlite.prepare(
+      'select state, count(*) n from system_events group by state order by state'
+    );
+    let ticks = 0;
+    let mostProcessing = 0;
+    const ticker = setInterval(() => {
+      ticks++;
+      const processing = states.all().find((r) => (r as { state: string }).state === 'processing');
+      mostProcessing = Math.max(mostProcessing, (processing as { n: number } | undefined)?.n ?? 0);
+    }, 1);
+    domain.events.start();
+    // The first beat waits for the next loop turn: start itself reads no events.
+    expect(states.all()).toEqual([{ state: 'queued', n: 3000 }]);
+    const done = sqlite.prepare(`select count(*) n from system_events where state = 'done'`);
+    while ((done.get() as { n: number }).n < 3000) await new Promise((r) => setTimeout(r, 5));
+    clearInterval(ticker);
+    expect(ticks).toBeGreaterThan(5);
+    expect(mostProcessing).toBeGreaterThan(0);
+    expect(mostProcessing).toBeLessThanOrEqual(400);
+    const sizes = sqlite.prepare('select count(*) n from system_events group by turn_id').all() as {
+      n: number;
+    }[];
+    expect(sizes).toHaveLength(30);
+    expect(sizes.every((s) => s.n === 100)).toBe(true);
+    const status = domain.agents.status('main');
+    expect(status).toMatchObject({ state: 'idle', queuedEvents: 0 });
+    expect(status.nextHeartbeatAt! - status.lastHeartbeatAt!).toBeGreaterThan(3_500_000);
+  });
+
+  it('stop leaves what was not taken queued, and claims no more', async () => {
+    domain = testDomain({ agents: [{ name: 'main', heartbeatMs: 3_600_000 }] });
+    seed(domain, 2000);
+    domain.events.start();
+    const count = domain.database.sqlite.prepare(
+      `select count(*) n from system_events where state != 'queued'`
+    );
+    while ((count.get() as { n: number }).n === 0) await new Promise((r) => setImmediate(r));
+    domain.events.stop();
+    const taken = (count.get() as { n: number }).n;
+    await new Promise((r) => setTimeout(r, 100));
+    expect((count.get() as { n: number }).n).toBe(taken);
+    expect(taken).toBeLessThan(2000);
+    expect(domain.agents.status('main').queuedEvents).toBe(2000 - taken);
+  });
+
+  it('a burst of "now" wakes coalesces into a few full turns', async () => {
+    domain = testDomain({ agents: [{ name: 'main', heartbeatMs: 3_600_000 }] });
+    const turns: string[] = [];
+    domain.bus.on('turn.changed', (t) => {
+      if (t.state === 'queued') turns.push(t.turnId);
+    });
+    const events = Array.from({ length: 300 }, (_, i) =>
+      domain!.events.wake({ agentName: 'main', text: `now ${i}`, source: 'webhook', mode: 'now' })
+    );
+    expect(turns).toHaveLength(0); // nothing runs inside the request that woke
+    await settled(domain, events.at(-1)!.eventId);
+    expect(turns).toHaveLength(3);
+    expect(domain.agents.status('main').lastHeartbeatAt).toBeGreaterThan(0);
+  });
+
+  it('shows the next heartbeat as soon as the timer starts', () => {
+    domain = testDomain({ agents: [{ name: 'main', heartbeatMs: 60_000 }] });
+    const before = Date.now();
+    domain.events.start();
+    const status = domain.agents.status('main');
+    expect(status.lastHeartbeatAt).toBeNull();
+    expect(status.nextHeartbeatAt).toBeGreaterThanOrEqual(before + 60_000);
+  });
 });
+
+/** Queues `n` events for `main` straight into the file, oldest first. */
+function seed(d: Domain, n: number): void {
+  const insert = d.database.sqlite.prepare(
+    `insert into system_events (id, agent_name, state, text, source, created_at)
+     values (?, 'main', 'queued', ?, 'webhook', ?)`
+  );
+  const base = Date.now() - n;
+  d.database.sqlite.transaction(() => {
+    for (let i = 0; i < n; i++) insert.run(crypto.randomUUID(), `event ${i}`, base + i);
+  })();
+}

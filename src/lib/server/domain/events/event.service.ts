@@ -10,16 +10,39 @@ import { storageFault } from '../../db/storage-fault';
 import { RetryLater, whenStored } from '../storage-retry';
 import type { TurnService } from '../turns/turn.service';
 
-const EVENTS_PER_HEARTBEAT = 100;
+/** Events one heartbeat turn takes at most. */
+const EVENTS_PER_TURN = 100;
+/**
+ * Heartbeat turns an agent may have queued or running while it works a backlog: the next
+ * slice is claimed as one ends. Events not claimed stay `queued`, so a stop leaves them there
+ * and the rows in `processing` stay few.
+ */
+const TURNS_AHEAD = 4;
+/** How long one macrotask may claim slices before the event loop is let go. */
+const SLICE_MS = 4;
+/** A burst of `mode: "now"` wakes asks for one beat per agent, at most this often. */
+const NOW_GAP_MS = 100;
+/** Events of a gone agent failed per macrotask. */
+const FAIL_SLICE = 1000;
 
 /**
  * System events: /wake queues one (committed before it answers); each agent's heartbeat takes
- * all its queued events into one turn, and the events follow that turn to done or failed.
+ * its queued events into turns of at most EVENTS_PER_TURN, and the events follow their turn to
+ * done or failed. A backlog is worked in slices (one transaction each: the claim and its turn),
+ * never more than TURNS_AHEAD turns ahead of the runner and never longer than SLICE_MS per
+ * macrotask, so requests and probes are answered throughout and nothing is read whole.
  */
 export class EventService {
-  readonly #timers = new Map<string, NodeJS.Timeout>();
-  /** Heartbeats whose claim storage refused (locked database, full disk) beat again soon. */
-  readonly #beatRetry = new RetryLater((agentName) => this.beat(agentName));
+  readonly #timers = new Map<string, { timer: NodeJS.Timeout; nextAt: number }>();
+  /** Heartbeats whose claim storage refused (locked database, full disk) try again soon. */
+  readonly #beatRetry = new RetryLater((agentName) => this.#take(agentName));
+  /** Heartbeat turns per agent enqueued here and not yet ended. */
+  readonly #ahead = new Map<string, number>();
+  /** Agents whose last slice was full (or held back): taken again as their turns end. */
+  readonly #backlog = new Set<string>();
+  /** One scheduled piece of work per agent (the next slice, a "now" beat): bursts coalesce. */
+  readonly #pending = new Map<string, () => void>();
+  readonly #lastNowBeat = new Map<string, number>();
   #stopped = false;
 
   constructor(
@@ -32,14 +55,23 @@ export class EventService {
       if (turn.state !== 'completed' && turn.state !== 'failed' && turn.state !== 'cancelled')
         return;
       if (turn.source !== 'heartbeat') return;
+      const { agentName } = turn;
+      this.#ahead.set(agentName, Math.max(0, (this.#ahead.get(agentName) ?? 0) - 1));
       const state = turn.state === 'completed' ? 'done' : 'failed';
       // The turn has ended; its events follow as soon as storage takes the write.
       void whenStored(
-        () => this.events.finishForTurn(turn.turnId, state, Date.now()),
+        () =>
+          this.events.finishForTurn(
+            turn.turnId,
+            state,
+            Date.now(),
+            this.bus.listens('event.changed')
+          ),
         () => this.#stopped
       ).then((rows) => {
         for (const row of rows ?? []) this.bus.emit('event.changed', toRecord(row));
       });
+      if (this.#backlog.has(agentName)) this.#soon(agentName, 0, () => this.#take(agentName));
     });
     // Heartbeats follow the agents: new or enabled ones beat, disabled or deleted ones stop.
     bus.on('agent.changed', ({ name, change }) => {
@@ -66,7 +98,7 @@ export class EventService {
     });
     const record = toRecord(row);
     this.bus.emit('event.changed', record);
-    if (input.mode === 'now') queueMicrotask(() => this.beat(input.agentName));
+    if (input.mode === 'now') this.#beatNow(input.agentName);
     return record;
   }
 
@@ -82,7 +114,10 @@ export class EventService {
     return { events: items, nextCursor };
   }
 
-  /** One heartbeat: queued events become one turn on the agent's main session. */
+  /**
+   * One heartbeat: the agent's queued events become turns on its main session, the first
+   * slice at once (its turn id is returned), the rest of a backlog in later slices.
+   */
   beat(agentName: string): string | null {
     if (this.#stopped) return null;
     const agent = this.agents.find(agentName);
@@ -90,29 +125,81 @@ export class EventService {
     const now = Date.now();
     this.agents.setHeartbeat(agentName, {
       lastHeartbeatAt: now,
-      nextHeartbeatAt: now + agent.heartbeatMs
+      // The interval's own next tick; a beat asked for out of turn does not move it.
+      nextHeartbeatAt: this.#timers.get(agentName)?.nextAt ?? now + agent.heartbeatMs
     });
-    const queued = this.events.queued(agentName, EVENTS_PER_HEARTBEAT);
-    if (!queued.length) return null;
-    const text = `System events:\n${queued.map(describeEvent).join('\n')}`;
-    let turnId: string;
+    return this.#take(agentName);
+  }
+
+  /**
+   * Starts a heartbeat timer per agent (and one beat at once, for events left from before).
+   * Events queued for an agent that is gone (removed from the file while Berth was stopped)
+   * fail.
+   */
+  start(): void {
+    this.#stopped = false;
+    for (const { timer } of this.#timers.values()) clearInterval(timer);
+    this.#timers.clear();
+    const names = new Set(this.agents.all().map((a) => a.name));
+    for (const name of this.events.agentsWithQueued()) if (!names.has(name)) this.#schedule(name);
+    for (const name of names) this.#schedule(name);
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    for (const { timer } of this.#timers.values()) clearInterval(timer);
+    this.#timers.clear();
+    for (const cancel of this.#pending.values()) cancel();
+    this.#pending.clear();
+    this.#beatRetry.clear();
+  }
+
+  /** Claims slices while the agent's turns keep up and this macrotask's time lasts. */
+  #take(agentName: string): string | null {
+    const deadline = performance.now() + SLICE_MS;
+    let first: string | null = null;
+    for (;;) {
+      const agent = this.agents.find(agentName);
+      if (this.#stopped || !agent || agent.disabled) return first;
+      if ((this.#ahead.get(agentName) ?? 0) >= TURNS_AHEAD) {
+        this.#backlog.add(agentName); // a turn's end takes the next slice
+        return first;
+      }
+      const slice = this.#claimSlice(agentName);
+      if (!slice) return first;
+      first ??= slice.turnId;
+      if (slice.events < EVENTS_PER_TURN) {
+        this.#backlog.delete(agentName);
+        return first;
+      }
+      this.#backlog.add(agentName);
+      if (performance.now() >= deadline) {
+        this.#soon(agentName, 0, () => this.#take(agentName));
+        return first;
+      }
+    }
+  }
+
+  /** One transaction: the oldest queued events claimed for one new turn that carries them. */
+  #claimSlice(agentName: string): { turnId: string; events: number } | null {
+    const turnId = crypto.randomUUID();
+    let claimed: EventRow[];
     try {
       // One commit: a refused claim leaves the events queued, never claimed twice.
-      turnId = this.events.atomically(() => {
-        const turn = this.turns.enqueue({
-          agentName,
-          sessionKey: 'main',
-          input: text,
-          source: 'heartbeat',
-          // System events are queued by webhooks: what they say is content, not a command.
-          trust: 'external',
-          delivery: 'none'
-        });
-        this.events.markProcessing(
-          queued.map((e) => e.id),
-          turn.turnId
-        );
-        return turn.turnId;
+      claimed = this.events.atomically(() => {
+        const rows = this.events.claim(agentName, turnId, EVENTS_PER_TURN);
+        if (rows.length)
+          this.turns.enqueue({
+            turnId,
+            agentName,
+            sessionKey: 'main',
+            input: `System events:\n${rows.map(describeEvent).join('\n')}`,
+            source: 'heartbeat',
+            // System events are queued by webhooks: what they say is content, not a command.
+            trust: 'external',
+            delivery: 'none'
+          });
+        return rows;
       });
       this.#beatRetry.succeeded();
     } catch (err) {
@@ -120,47 +207,74 @@ export class EventService {
       this.#beatRetry.schedule(agentName);
       return null;
     }
-    for (const e of queued)
-      this.bus.emit('event.changed', toRecord({ ...e, state: 'processing', turnId }));
-    // More are waiting: the next hundred in the next event-loop turn, so a deep backlog of
-    // wake events never holds the loop in one go.
-    if (queued.length === EVENTS_PER_HEARTBEAT) setImmediate(() => this.beat(agentName));
-    return turnId;
+    if (!claimed.length) {
+      this.#backlog.delete(agentName);
+      return null;
+    }
+    this.#ahead.set(agentName, (this.#ahead.get(agentName) ?? 0) + 1);
+    if (this.bus.listens('event.changed'))
+      for (const e of claimed) this.bus.emit('event.changed', toRecord(e));
+    return { turnId, events: claimed.length };
   }
 
   /**
-   * Starts a heartbeat timer per agent (and one beat now, for events left from before). Events
-   * queued for an agent that is gone (removed from the file while Berth was stopped) fail.
+   * `mode: "now"`: one beat as soon as the loop is free, coalesced per agent and at most one
+   * per NOW_GAP_MS, so a burst of such wakes makes a few full turns, not one turn per wake.
    */
-  start(): void {
-    this.#stopped = false;
-    for (const timer of this.#timers.values()) clearInterval(timer);
-    this.#timers.clear();
-    const names = new Set(this.agents.all().map((a) => a.name));
-    for (const name of this.events.agentsWithQueued()) if (!names.has(name)) this.#schedule(name);
-    for (const name of names) this.#schedule(name);
+  #beatNow(agentName: string): void {
+    const wait = (this.#lastNowBeat.get(agentName) ?? 0) + NOW_GAP_MS - Date.now();
+    this.#soon(agentName, Math.max(0, wait), () => {
+      this.#lastNowBeat.set(agentName, Date.now());
+      this.beat(agentName);
+    });
+  }
+
+  /** Runs `work` for the agent after `ms` (0: the next loop turn), unless work is pending. */
+  #soon(agentName: string, ms: number, work: () => void): void {
+    if (this.#stopped || this.#pending.has(agentName)) return;
+    const run = () => {
+      this.#pending.delete(agentName);
+      work();
+    };
+    if (ms > 0) {
+      const timer = setTimeout(run, ms).unref();
+      this.#pending.set(agentName, () => clearTimeout(timer));
+    } else {
+      const immediate = setImmediate(run);
+      this.#pending.set(agentName, () => clearImmediate(immediate));
+    }
   }
 
   /** (Re)starts one agent's timer with a beat now; none for a disabled or deleted agent. */
   #schedule(agentName: string): void {
-    clearInterval(this.#timers.get(agentName));
+    clearInterval(this.#timers.get(agentName)?.timer);
     this.#timers.delete(agentName);
     const agent = this.agents.find(agentName);
     if (!agent) {
-      for (const row of this.events.failQueued(agentName, Date.now()))
-        this.bus.emit('event.changed', toRecord(row));
+      this.#failQueued(agentName);
       return;
     }
     if (this.#stopped || agent.disabled) return;
-    this.#timers.set(agentName, setInterval(() => this.beat(agentName), agent.heartbeatMs).unref());
-    this.beat(agentName);
+    const { heartbeatMs } = agent;
+    const entry = {
+      nextAt: Date.now() + heartbeatMs,
+      timer: setInterval(() => {
+        entry.nextAt = Date.now() + heartbeatMs;
+        this.beat(agentName);
+      }, heartbeatMs).unref()
+    };
+    this.#timers.set(agentName, entry);
+    this.agents.setHeartbeat(agentName, { nextHeartbeatAt: entry.nextAt });
+    // In a later loop turn, never inside the work that (re)scheduled it (a config change, start).
+    this.#soon(agentName, 0, () => this.beat(agentName));
   }
 
-  stop(): void {
-    this.#stopped = true;
-    for (const timer of this.#timers.values()) clearInterval(timer);
-    this.#timers.clear();
-    this.#beatRetry.clear();
+  /** The events of a deleted agent fail, a slice per macrotask. */
+  #failQueued(agentName: string): void {
+    if (this.#stopped) return;
+    const rows = this.events.failQueued(agentName, Date.now(), FAIL_SLICE);
+    for (const row of rows) this.bus.emit('event.changed', toRecord(row));
+    if (rows.length === FAIL_SLICE) this.#soon(agentName, 0, () => this.#failQueued(agentName));
   }
 }
 

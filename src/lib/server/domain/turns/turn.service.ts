@@ -25,6 +25,8 @@ export interface EnqueueTurn {
   userId?: string | null;
   context?: Record<string, unknown> | null;
   delivery?: 'announce' | 'none';
+  /** The turn's id when the caller needs it first (a heartbeat claims its events with it). */
+  turnId?: string;
 }
 
 /** How much work runs and waits at once (`gateway.turns`, read at each use so reloads apply). */
@@ -99,7 +101,7 @@ export class TurnService {
     this.agents.requireEnabled(input.agentName);
     if (input.source !== 'heartbeat') this.#admit(input.agentName);
     const now = Date.now();
-    const turnId = crypto.randomUUID();
+    const turnId = input.turnId ?? crypto.randomUUID();
     const messageId = crypto.randomUUID();
     const { turn, sessionId, sessionCreated } = this.turns.enqueueWithMessage({
       agentName: input.agentName,

@@ -80,6 +80,8 @@ export class RpcWebSocket {
   readonly #subscribers = new Set<Connection>();
   readonly #heartbeat: NodeJS.Timeout;
   readonly #unwatch: (() => void)[];
+  /** The bus is followed only while someone subscribes: unheard events cost nothing. */
+  #unwatchBus: (() => void) | null = null;
   #authenticated = 0;
   #pending = 0;
   readonly #pendingByAddress = new Map<string, number>();
@@ -107,7 +109,6 @@ export class RpcWebSocket {
       ws.on('pong', () => alive.add(ws));
     });
     this.#unwatch = [
-      watchBus(options.bus, (push) => this.#publish(push)),
       options.bus.on('credential.revoked', ({ kind, id }) => {
         if (kind === 'rpc') this.closeWhere((a) => a.caller.credentialId === id, 'token revoked');
       })
@@ -133,8 +134,11 @@ export class RpcWebSocket {
       return refuse(socket, 503, 'Too many unauthenticated connections');
     this.#wss.handleUpgrade(req, socket, head, (ws) => {
       const connection = new Connection(ws, this.options, {
-        setSubscribed: (c, subscribed) =>
-          subscribed ? this.#subscribers.add(c) : this.#subscribers.delete(c),
+        setSubscribed: (c, subscribed) => {
+          if (subscribed) this.#subscribers.add(c);
+          else this.#subscribers.delete(c);
+          this.#followBus();
+        },
         promote: () => {
           this.#leavePending(address);
           if (this.#authenticated >= this.options.limits().maxConnections) return false;
@@ -162,6 +166,7 @@ export class RpcWebSocket {
         connection.dispose();
         this.#connections.delete(connection);
         this.#subscribers.delete(connection);
+        this.#followBus();
         this.options.onCount(this.#wss.clients.size);
       });
     });
@@ -192,8 +197,19 @@ export class RpcWebSocket {
   close(): void {
     clearInterval(this.#heartbeat);
     for (const off of this.#unwatch) off();
+    this.#unwatchBus?.();
+    this.#unwatchBus = null;
     for (const ws of this.#wss.clients) ws.close(1001, 'server shutting down');
     this.#wss.close();
+  }
+
+  #followBus(): void {
+    if (this.#subscribers.size && !this.#unwatchBus)
+      this.#unwatchBus = watchBus(this.options.bus, (push) => this.#publish(push));
+    else if (!this.#subscribers.size && this.#unwatchBus) {
+      this.#unwatchBus();
+      this.#unwatchBus = null;
+    }
   }
 
   #publish(push: Push): void {
