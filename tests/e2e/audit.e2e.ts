@@ -33,3 +33,21 @@ test('the audit log filters by kind and text, and shows details in words', async
   await expect(actions.first()).toBeVisible();
   await expect(table).not.toContainText('=null');
 });
+
+test('Settings shows the configuration in force with its sources, and a reload says what it did', async ({
+  page
+}) => {
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto('/settings');
+  await hydrated(page);
+  const table = page.getByRole('table', { name: 'Configuration in force' });
+  // The e2e Berth has no file: PORT comes from the environment, the rest are defaults.
+  await expect(table.locator('tr[data-key="server.port"]')).toContainText('environment');
+  await expect(table.locator('tr[data-key="server.port"]')).toContainText('$PORT');
+  await expect(table.locator('tr[data-key="database.synchronous"]')).toContainText('default');
+  await page.getByLabel('Filter settings').fill('synchronous');
+  await expect(table.locator('tbody tr')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Reload the file' }).click();
+  await expect(page.getByText('Reloaded: nothing changed.')).toBeVisible();
+});
