@@ -112,7 +112,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
   });
   const engineStreams = registryEngineStreams(engines);
   const { audit, loginSessions, users, credentials, idempotency } = services;
-  const { skills, agents, turns, events, chatSessions, usage } = services;
+  const { skills, agents, turns, events, chatSessions, usage, webhooks } = services;
 
   await bootstrapAdmin(users, env, logger);
   loginSessions.purgeExpired();
@@ -153,6 +153,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     chatSessions,
     skills,
     usage,
+    webhooks,
     credentials,
     authThrottle,
     audit,
@@ -185,6 +186,8 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     // Announces each agent that came, went or changed; heartbeats and queues follow that.
     agents.apply(next);
     credentials.apply(next);
+    webhooks.mappings.apply(next);
+    webhooks.tokens.apply(next);
     engines.apply(next.engines);
     buildRoutes();
   });
@@ -291,6 +294,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
       clearInterval(purge);
       clearInterval(purgeIdempotency);
       usage.stop();
+      webhooks.deliveries.stop();
       databaseHealth.stop();
       database.close();
       lock.release();

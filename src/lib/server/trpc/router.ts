@@ -5,6 +5,7 @@ import { credentialsRouter } from './routers/credentials.router';
 import { engineRouter } from './routers/engine.router';
 import { systemRouter } from './routers/system.router';
 import { usersRouter } from './routers/users.router';
+import { webhooksRouter } from './routers/webhooks.router';
 
 export const appRouter = router({
   users: usersRouter,
@@ -12,6 +13,7 @@ export const appRouter = router({
   system: systemRouter,
   credentials: credentialsRouter,
   agents: agentsRouter,
-  engine: engineRouter
+  engine: engineRouter,
+  webhooks: webhooksRouter
 });
 export type AppRouter = typeof appRouter;

@@ -4,3 +4,4 @@ export * from './assistant';
 export * from './skills';
 export * from './access';
 export * from './engines';
+export * from './webhooks';

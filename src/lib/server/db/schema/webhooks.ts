@@ -1,0 +1,54 @@
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import type { WebhookMapping } from '$lib/contracts/webhooks';
+
+/** Mappings made in the console; the file's `webhooks.mappings` are not stored here. */
+export const webhookMappings = sqliteTable('webhook_mappings', {
+  name: text('name').primaryKey(),
+  match: text('match', { mode: 'json' }).$type<WebhookMapping['match']>().notNull(),
+  message: text('message').notNull(),
+  session: text('session'),
+  model: text('model'),
+  agent: text('agent'),
+  delivery: text('delivery', { enum: ['announce', 'none'] }).notNull(),
+  createdBy: text('created_by'),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull()
+});
+
+/** Webhook tokens made in the console; only sha256(token) is kept. */
+export const webhookTokens = sqliteTable('webhook_tokens', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  hash: text('hash').notNull().unique(),
+  prefix: text('prefix').notNull(),
+  createdBy: text('created_by'),
+  createdAt: integer('created_at').notNull(),
+  rotatedAt: integer('rotated_at'),
+  lastUsedAt: integer('last_used_at'),
+  revokedAt: integer('revoked_at')
+});
+
+/** Every request to a webhook route; pruned by age and count (domain/webhooks/delivery-log). */
+export const webhookDeliveries = sqliteTable(
+  'webhook_deliveries',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    receivedAt: integer('received_at').notNull(),
+    kind: text('kind', { enum: ['wake', 'agent', 'mapping'] }).notNull(),
+    mapping: text('mapping').notNull(),
+    status: integer('status').notNull(),
+    matched: integer('matched', { mode: 'boolean' }),
+    eventId: text('event_id'),
+    turnId: text('turn_id'),
+    durationMs: integer('duration_ms').notNull(),
+    payload: text('payload'),
+    payloadTruncated: integer('payload_truncated', { mode: 'boolean' }).notNull(),
+    headers: text('headers', { mode: 'json' }).$type<Record<string, string>>().notNull(),
+    error: text('error'),
+    rerunOf: integer('rerun_of')
+  },
+  (t) => [
+    index('webhook_deliveries_mapping').on(t.mapping, t.id),
+    index('webhook_deliveries_received').on(t.receivedAt)
+  ]
+);
