@@ -7,11 +7,47 @@ export type WebhookTokenRow = typeof webhookTokens.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type NewDeliveryRow = typeof webhookDeliveries.$inferInsert;
 
-/** SQLite binds at most 32766 variables per statement; 14 columns × 500 rows stays well under. */
-const INSERT_CHUNK = 500;
-
 /** The console's webhook mappings and tokens, and the delivery log. */
+const DELIVERY_COLUMNS = [
+  'receivedAt',
+  'kind',
+  'mapping',
+  'status',
+  'matched',
+  'eventId',
+  'turnId',
+  'durationMs',
+  'payload',
+  'payloadTruncated',
+  'headers',
+  'error',
+  'rerunOf'
+] as const satisfies readonly (keyof NewDeliveryRow)[];
+
+/** A placeholder needs a value: the optional columns default to null. */
+const DELIVERY_DEFAULTS = {
+  matched: null,
+  eventId: null,
+  turnId: null,
+  payload: null,
+  error: null,
+  rerunOf: null
+};
+
+function prepareInsert(db: Db) {
+  const values = Object.fromEntries(
+    DELIVERY_COLUMNS.map((column) => [column, sql.placeholder(column)])
+  ) as unknown as NewDeliveryRow;
+  return db
+    .insert(webhookDeliveries)
+    .values(values)
+    .returning({ id: webhookDeliveries.id })
+    .prepare();
+}
+
 export class WebhookRepository {
+  #insert: ReturnType<typeof prepareInsert> | undefined;
+
   constructor(private readonly db: Db) {}
 
   mappings(): WebhookMappingRow[] {
@@ -51,21 +87,15 @@ export class WebhookRepository {
     this.db.update(webhookTokens).set(patch).where(eq(webhookTokens.id, id)).run();
   }
 
-  /** Deliveries of one tick in one transaction: one commit however many arrived. */
+  /**
+   * Deliveries of one batch in one transaction, through one prepared statement: building the
+   * query per batch showed in the webhook bench, binding a prepared one does not.
+   */
   insertDeliveries(rows: readonly NewDeliveryRow[]): number[] {
-    return this.db.transaction(() => {
-      const ids: number[] = [];
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-        const chunk = rows.slice(i, i + INSERT_CHUNK);
-        for (const r of this.db
-          .insert(webhookDeliveries)
-          .values(chunk)
-          .returning({ id: webhookDeliveries.id })
-          .all())
-          ids.push(r.id);
-      }
-      return ids;
-    });
+    const insert = (this.#insert ??= prepareInsert(this.db));
+    return this.db.transaction(() =>
+      rows.map((r) => insert.get({ ...DELIVERY_DEFAULTS, ...r }).id)
+    );
   }
 
   deliveries(filter: {

@@ -37,7 +37,9 @@ export const webhookDeliveries = sqliteTable(
     kind: text('kind', { enum: ['wake', 'agent', 'mapping'] }).notNull(),
     mapping: text('mapping').notNull(),
     status: integer('status').notNull(),
-    matched: integer('matched', { mode: 'boolean' }),
+    /** 1 matched, 0 ignored, null never reached a mapping (a nullable boolean column's
+     * encoder would turn null into 0 through a prepared insert). */
+    matched: integer('matched'),
     eventId: text('event_id'),
     turnId: text('turn_id'),
     durationMs: integer('duration_ms').notNull(),

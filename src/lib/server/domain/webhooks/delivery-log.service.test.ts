@@ -52,6 +52,8 @@ describe('DeliveryLogService', () => {
     );
     const detail = log.get(viewer, log.list(viewer, {})[0]!.id);
     expect(detail.headers).toEqual({ 'x-github-event': 'push, ping' });
+    // A request that never reached a mapping is neither matched nor ignored.
+    expect(detail.matched).toBeNull();
   });
 
   it('drops rows past the retention and all but the newest rows past the cap', () => {

@@ -69,10 +69,23 @@ function payloadOf(body: unknown): { payload: string | null; payloadTruncated: b
 /** Headers minus credentials and anything named like a secret; lists joined. */
 export function keptHeaders(headers: DeliveryReport['headers']): Headers {
   const kept: Headers = {};
-  for (const [name, value] of Object.entries(headers))
-    if (value !== undefined && !isSecretHeader(name))
+  for (const name in headers) {
+    const value = headers[name];
+    if (value !== undefined && !secret(name))
       kept[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
   return kept;
+}
+
+/** Senders repeat the same few header names: each is judged once (a bounded cache). */
+const judged = new Map<string, boolean>();
+function secret(name: string): boolean {
+  let verdict = judged.get(name);
+  if (verdict === undefined) {
+    verdict = isSecretHeader(name);
+    if (judged.size < 1_000) judged.set(name, verdict);
+  }
+  return verdict;
 }
 
 const summary = (row: DeliveryRow): DeliverySummary => ({
@@ -81,7 +94,7 @@ const summary = (row: DeliveryRow): DeliverySummary => ({
   kind: row.kind,
   mapping: row.mapping,
   status: row.status,
-  matched: row.matched,
+  matched: row.matched === null ? null : row.matched === 1,
   eventId: row.eventId,
   turnId: row.turnId,
   durationMs: row.durationMs,
@@ -215,7 +228,7 @@ export class DeliveryLogService {
       kind: report.kind,
       mapping: report.mapping,
       status: report.status,
-      matched: report.matched,
+      matched: report.matched === null ? null : Number(report.matched),
       eventId: report.eventId ?? null,
       turnId: report.turnId ?? null,
       durationMs: Math.max(0, Math.round(report.durationMs)),

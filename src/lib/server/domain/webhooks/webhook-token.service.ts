@@ -27,6 +27,7 @@ interface Held {
 }
 
 const digestOf = (hex: string) => Buffer.from(hex, 'hex');
+const FILE = Symbol('webhooks.token');
 
 function newSecret(): string {
   const bytes = new Uint8Array(20);
@@ -60,18 +61,23 @@ export class WebhookTokenService {
 
   /** The token's name when it is a valid webhook token (the file's is `webhooks.token`). */
   authenticate(token: string): string | null {
+    const found = this.#find(token);
+    if (found && found !== FILE) this.#touch(found.id);
+    return found === FILE ? 'webhooks.token' : (found?.name ?? null);
+  }
+
+  /** Whether `token` is valid, recording no use (a token found in a URL is refused). */
+  matches(token: string): boolean {
+    return this.#find(token) !== null;
+  }
+
+  #find(token: string): Held | typeof FILE | null {
     if (!token || token.length > 512) return null;
     const hex = hashSecret(token);
     const presented = digestOf(hex);
-    if (this.#fileDigest && timingSafeEqual(this.#fileDigest, presented)) return 'webhooks.token';
+    if (this.#fileDigest && timingSafeEqual(this.#fileDigest, presented)) return FILE;
     const held = this.#byHash.get(hex);
-    if (!held || !timingSafeEqual(held.digest, presented)) return null;
-    this.#touch(held.id);
-    return held.name;
-  }
-
-  matches(token: string): boolean {
-    return this.authenticate(token) !== null;
+    return held && timingSafeEqual(held.digest, presented) ? held : null;
   }
 
   list(actor: WebhookActor): WebhookTokenView[] {
