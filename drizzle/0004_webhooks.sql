@@ -1,5 +1,6 @@
 CREATE TABLE `webhook_deliveries` (
-	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`slot` integer PRIMARY KEY NOT NULL,
+	`id` integer NOT NULL,
 	`received_at` integer NOT NULL,
 	`kind` text NOT NULL,
 	`mapping` text NOT NULL,
@@ -15,8 +16,6 @@ CREATE TABLE `webhook_deliveries` (
 	`rerun_of` integer
 );
 --> statement-breakpoint
-CREATE INDEX `webhook_deliveries_mapping` ON `webhook_deliveries` (`mapping`,`id`);--> statement-breakpoint
-CREATE INDEX `webhook_deliveries_received` ON `webhook_deliveries` (`received_at`);--> statement-breakpoint
 CREATE TABLE `webhook_mappings` (
 	`name` text PRIMARY KEY NOT NULL,
 	`match` text NOT NULL,

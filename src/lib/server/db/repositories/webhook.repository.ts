@@ -1,52 +1,45 @@
-import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
+import type { Statement } from 'better-sqlite3';
+import { and, desc, eq, isNull, lt } from 'drizzle-orm';
 import type { Db } from '../client';
 import { webhookDeliveries, webhookMappings, webhookTokens } from '../schema';
 
 export type WebhookMappingRow = typeof webhookMappings.$inferSelect;
 export type WebhookTokenRow = typeof webhookTokens.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
-export type NewDeliveryRow = typeof webhookDeliveries.$inferInsert;
 
 /** The console's webhook mappings and tokens, and the delivery log. */
-const DELIVERY_COLUMNS = [
-  'receivedAt',
+const COLUMNS = [
+  'slot',
+  'id',
+  'received_at',
   'kind',
   'mapping',
   'status',
   'matched',
-  'eventId',
-  'turnId',
-  'durationMs',
+  'event_id',
+  'turn_id',
+  'duration_ms',
   'payload',
-  'payloadTruncated',
+  'payload_truncated',
   'headers',
   'error',
-  'rerunOf'
-] as const satisfies readonly (keyof NewDeliveryRow)[];
+  'rerun_of'
+];
 
-/** A placeholder needs a value: the optional columns default to null. */
-const DELIVERY_DEFAULTS = {
-  matched: null,
-  eventId: null,
-  turnId: null,
-  payload: null,
-  error: null,
-  rerunOf: null
-};
-
-function prepareInsert(db: Db) {
-  const values = Object.fromEntries(
-    DELIVERY_COLUMNS.map((column) => [column, sql.placeholder(column)])
-  ) as unknown as NewDeliveryRow;
-  return db
-    .insert(webhookDeliveries)
-    .values(values)
-    .returning({ id: webhookDeliveries.id })
-    .prepare();
-}
+/**
+ * A delivery into its ring slot, replacing what was there. better-sqlite3's own prepared
+ * statement: drizzle's prepared insert cost 16 µs a row against 5 µs for this in a measurement
+ * of 50,000 rows, and this runs for every webhook request.
+ */
+const PUT_DELIVERY = `insert into webhook_deliveries (${COLUMNS.join(', ')})
+  values (${COLUMNS.map(() => '?').join(', ')})
+  on conflict (slot) do update set
+  ${COLUMNS.slice(1)
+    .map((c) => `${c} = excluded.${c}`)
+    .join(', ')}`;
 
 export class WebhookRepository {
-  #insert: ReturnType<typeof prepareInsert> | undefined;
+  #put: Statement | undefined;
 
   constructor(private readonly db: Db) {}
 
@@ -87,14 +80,41 @@ export class WebhookRepository {
     this.db.update(webhookTokens).set(patch).where(eq(webhookTokens.id, id)).run();
   }
 
-  /**
-   * Deliveries of one batch in one transaction, through one prepared statement: building the
-   * query per batch showed in the webhook bench, binding a prepared one does not.
-   */
-  insertDeliveries(rows: readonly NewDeliveryRow[]): number[] {
-    const insert = (this.#insert ??= prepareInsert(this.db));
-    return this.db.transaction(() =>
-      rows.map((r) => insert.get({ ...DELIVERY_DEFAULTS, ...r }).id)
+  /** Deliveries of one batch, each into its slot, in one transaction: one commit for all. */
+  putDeliveries(rows: readonly DeliveryRow[]): void {
+    const sqlite = this.db.$client;
+    const put = (this.#put ??= sqlite.prepare(PUT_DELIVERY));
+    sqlite.transaction(() => {
+      for (const r of rows)
+        put.run(
+          r.slot,
+          r.id,
+          r.receivedAt,
+          r.kind,
+          r.mapping,
+          r.status,
+          r.matched,
+          r.eventId,
+          r.turnId,
+          r.durationMs,
+          r.payload,
+          r.payloadTruncated ? 1 : 0,
+          JSON.stringify(r.headers),
+          r.error,
+          r.rerunOf
+        );
+    })();
+  }
+
+  /** The newest delivery's id; 0 when none is kept. */
+  lastDeliveryId(): number {
+    return (
+      this.db
+        .select({ id: webhookDeliveries.id })
+        .from(webhookDeliveries)
+        .orderBy(desc(webhookDeliveries.id))
+        .limit(1)
+        .get()?.id ?? 0
     );
   }
 
@@ -120,29 +140,19 @@ export class WebhookRepository {
       .all();
   }
 
-  delivery(id: number): DeliveryRow | undefined {
-    return this.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)).get();
-  }
-
-  /** Drops rows received before `before`, and all but the newest `keep`. */
-  pruneDeliveries(before: number, keep: number): number {
+  /** Delivery `id`, if its slot still holds it. */
+  delivery(id: number, slot: number): DeliveryRow | undefined {
     const d = webhookDeliveries;
-    let removed = this.db.delete(d).where(lt(d.receivedAt, before)).run().changes;
-    const newest = this.db
-      .select({ id: d.id })
+    return this.db
+      .select()
       .from(d)
-      .orderBy(desc(d.id))
-      .limit(1)
-      .offset(keep - 1)
+      .where(and(eq(d.slot, slot), eq(d.id, id)))
       .get();
-    if (newest) removed += this.db.delete(d).where(lt(d.id, newest.id)).run().changes;
-    return removed;
   }
 
-  deliveryCount(): number {
-    return this.db
-      .select({ n: sql<number>`count(*)` })
-      .from(webhookDeliveries)
-      .get()!.n;
+  /** Empties the slots of rows received before `before` (a scan of at most the ring). */
+  pruneOlderThan(before: number): number {
+    return this.db.delete(webhookDeliveries).where(lt(webhookDeliveries.receivedAt, before)).run()
+      .changes;
   }
 }

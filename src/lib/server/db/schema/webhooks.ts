@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import type { WebhookMapping } from '$lib/contracts/webhooks';
 
 /** Mappings made in the console; the file's `webhooks.mappings` are not stored here. */
@@ -28,29 +28,28 @@ export const webhookTokens = sqliteTable('webhook_tokens', {
   revokedAt: integer('revoked_at')
 });
 
-/** Every request to a webhook route; pruned by age and count (domain/webhooks/delivery-log). */
-export const webhookDeliveries = sqliteTable(
-  'webhook_deliveries',
-  {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    receivedAt: integer('received_at').notNull(),
-    kind: text('kind', { enum: ['wake', 'agent', 'mapping'] }).notNull(),
-    mapping: text('mapping').notNull(),
-    status: integer('status').notNull(),
-    /** 1 matched, 0 ignored, null never reached a mapping (a nullable boolean column's
-     * encoder would turn null into 0 through a prepared insert). */
-    matched: integer('matched'),
-    eventId: text('event_id'),
-    turnId: text('turn_id'),
-    durationMs: integer('duration_ms').notNull(),
-    payload: text('payload'),
-    payloadTruncated: integer('payload_truncated', { mode: 'boolean' }).notNull(),
-    headers: text('headers', { mode: 'json' }).$type<Record<string, string>>().notNull(),
-    error: text('error'),
-    rerunOf: integer('rerun_of')
-  },
-  (t) => [
-    index('webhook_deliveries_mapping').on(t.mapping, t.id),
-    index('webhook_deliveries_received').on(t.receivedAt)
-  ]
-);
+/**
+ * Every request to a webhook route, in a ring of fixed slots (domain/webhooks/delivery-log):
+ * delivery `id` goes to slot `id % capacity`, overwriting the one it replaces, so the table is
+ * bounded with no deletes on the hot path. No secondary index: at most 10,000 rows scan in
+ * milliseconds, and an index would add to every write.
+ */
+export const webhookDeliveries = sqliteTable('webhook_deliveries', {
+  slot: integer('slot').primaryKey(),
+  id: integer('id').notNull(),
+  receivedAt: integer('received_at').notNull(),
+  kind: text('kind', { enum: ['wake', 'agent', 'mapping'] }).notNull(),
+  mapping: text('mapping').notNull(),
+  status: integer('status').notNull(),
+  /** 1 matched, 0 ignored, null never reached a mapping (a nullable boolean column's
+   * encoder would turn null into 0 through a prepared insert). */
+  matched: integer('matched'),
+  eventId: text('event_id'),
+  turnId: text('turn_id'),
+  durationMs: integer('duration_ms').notNull(),
+  payload: text('payload'),
+  payloadTruncated: integer('payload_truncated', { mode: 'boolean' }).notNull(),
+  headers: text('headers', { mode: 'json' }).$type<Record<string, string>>().notNull(),
+  error: text('error'),
+  rerunOf: integer('rerun_of')
+});

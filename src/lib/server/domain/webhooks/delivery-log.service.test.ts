@@ -56,27 +56,37 @@ describe('DeliveryLogService', () => {
     expect(detail.matched).toBeNull();
   });
 
-  it('drops rows past the retention and all but the newest rows past the cap', () => {
+  it('keeps the newest 10,000 in a ring and clears rows past the retention', () => {
     domain = testDomain();
     const log = domain.webhooks.deliveries;
-    const now = Date.now();
-    log.record(report(0, { receivedAt: now - DELIVERY_RETENTION_MS - 1 }));
-    for (let n = 1; n <= DELIVERY_MAX_ROWS + 5; n++) log.record(report(n, { receivedAt: now }));
-    log.flush();
-    log.prune(now);
-    const newest = log.list(viewer, { limit: 1 })[0]!;
-    expect(log.get(viewer, newest.id).payload).toBe(`{"n":${DELIVERY_MAX_ROWS + 5}}`);
-    expect(
+    const count = () =>
       (
         domain.database.sqlite.prepare('select count(*) n from webhook_deliveries').get() as {
           n: number;
         }
-      ).n
-    ).toBe(DELIVERY_MAX_ROWS);
+      ).n;
+    const now = Date.now();
+    const old = log.record(report(0, { receivedAt: now - DELIVERY_RETENTION_MS - 1 }));
+    log.record(report(1));
+    log.flush();
+    log.prune(now);
+    expect(() => log.get(viewer, old)).toThrow(/not found/);
+    expect(count()).toBe(1);
+
+    for (let n = 2; n <= DELIVERY_MAX_ROWS + 5; n++) log.record(report(n));
+    log.flush();
+    expect(count()).toBe(DELIVERY_MAX_ROWS);
+    const page = log.list(viewer, { limit: 2 });
+    expect(page.map((d) => log.get(viewer, d.id).payload)).toEqual([
+      `{"n":${DELIVERY_MAX_ROWS + 5}}`,
+      `{"n":${DELIVERY_MAX_ROWS + 4}}`
+    ]);
     const oldest = domain.database.sqlite
-      .prepare('select payload from webhook_deliveries order by id limit 1')
-      .get() as { payload: string };
+      .prepare('select id, payload from webhook_deliveries order by id limit 1')
+      .get() as { id: number; payload: string };
     expect(oldest.payload).toBe('{"n":6}');
+    // The slot of a delivery 10,000 older now holds a newer one: the old id is gone.
+    expect(() => log.get(viewer, oldest.id - 1)).toThrow(/not found/);
   });
 
   it('refuses a viewer a re-run', () => {

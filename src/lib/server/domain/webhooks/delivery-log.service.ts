@@ -6,11 +6,7 @@ import {
   type ListDeliveriesInput
 } from '$lib/contracts/webhooks';
 import { isSecretHeader } from '$lib/webhooks/headers';
-import type {
-  DeliveryRow,
-  NewDeliveryRow,
-  WebhookRepository
-} from '../../db/repositories/webhook.repository';
+import type { DeliveryRow, WebhookRepository } from '../../db/repositories/webhook.repository';
 import { invalid, notFound } from '../../errors';
 import { parseInput } from '../agents/agent.definition';
 import type { AuditService } from '../audit/audit.service';
@@ -105,55 +101,53 @@ const summary = (row: DeliveryRow): DeliverySummary => ({
  * Every request to a webhook route: when, which mapping, the answer's status, matched or not,
  * the event or turn it caused, how long it took, its payload (capped) and its headers (never
  * a credential). Reports wait in memory and are written in one transaction per 100 ms, so the
- * log costs the hot path an array push; reads write what waits first. Kept 7 days and at
- * most 10,000 rows.
+ * log costs the hot path an array push; reads write what waits first. The table is a ring of
+ * 10,000 slots (delivery `id` in slot `id % 10,000`, replacing the one 10,000 before), so it
+ * stays bounded with no deletes; rows older than 7 days are cleared once a minute.
  */
 export class DeliveryLogService {
-  #pending: NewDeliveryRow[] = [];
+  #pending: DeliveryRow[] = [];
   #timer: ReturnType<typeof setTimeout> | null = null;
   #lastPrune = 0;
-  #sincePrune = 0;
+  #nextId: number;
 
   constructor(
     private readonly repo: WebhookRepository,
     private readonly mappings: WebhookMappingService,
     private readonly audit: AuditService
-  ) {}
+  ) {
+    this.#nextId = repo.lastDeliveryId() + 1;
+  }
 
-  record(report: DeliveryReport): void {
-    this.#pending.push(this.#row(report));
+  /** Queues a delivery for the next write; returns its id. */
+  record(report: DeliveryReport): number {
+    const row = this.#row(report);
+    this.#pending.push(row);
     if (this.#pending.length >= FLUSH_AT) this.flush();
     else this.#timer ??= setTimeout(() => this.flush(), FLUSH_MS).unref();
+    return row.id;
   }
 
   /** Writes what waits; storage refusing keeps it for the next try (bounded). */
   flush(): void {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
-    if (!this.#pending.length) return;
-    const batch = this.#pending;
-    this.#pending = [];
-    const written = unlessUnavailable(() => this.repo.insertDeliveries(batch));
-    if (!written) {
-      this.#pending = [...batch, ...this.#pending].slice(-MAX_PENDING);
-      this.#timer = setTimeout(() => this.flush(), 1_000).unref();
-      return;
+    if (this.#pending.length) {
+      const batch = this.#pending;
+      this.#pending = [];
+      if (!unlessUnavailable(() => this.repo.putDeliveries(batch))) {
+        this.#pending = [...batch, ...this.#pending].slice(-MAX_PENDING);
+        this.#timer = setTimeout(() => this.flush(), 1_000).unref();
+        return;
+      }
     }
-    this.#sincePrune += batch.length;
-    const now = Date.now();
-    if (now - this.#lastPrune >= PRUNE_EVERY_MS || this.#sincePrune >= DELIVERY_MAX_ROWS)
-      this.prune(now);
+    if (Date.now() - this.#lastPrune >= PRUNE_EVERY_MS) this.prune();
   }
 
+  /** Clears rows past the retention. */
   prune(now = Date.now()): void {
-    if (
-      unlessUnavailable(() =>
-        this.repo.pruneDeliveries(now - DELIVERY_RETENTION_MS, DELIVERY_MAX_ROWS)
-      )
-    ) {
+    if (unlessUnavailable(() => this.repo.pruneOlderThan(now - DELIVERY_RETENTION_MS)))
       this.#lastPrune = now;
-      this.#sincePrune = 0;
-    }
   }
 
   /** Writes what waits (at shutdown). */
@@ -194,36 +188,38 @@ export class DeliveryLogService {
     const started = performance.now();
     const body: unknown = JSON.parse(row.payload);
     const outcome = this.mappings.deliver(active, body, row.headers);
-    const [newId] = this.repo.insertDeliveries([
-      this.#row({
-        receivedAt: Date.now(),
-        kind: 'mapping',
-        mapping: row.mapping,
-        status: outcome.kind === 'agent-missing' ? 500 : 200,
-        matched: outcome.kind !== 'ignored',
-        turnId: outcome.kind === 'queued' ? outcome.turnId : null,
-        durationMs: Math.round(performance.now() - started),
-        body,
-        headers: row.headers,
-        error:
-          outcome.kind === 'agent-missing'
-            ? `Mapping ${row.mapping} names agent ${outcome.agentName}, which does not exist`
-            : null,
-        rerunOf: row.id
-      })
-    ]);
+    const newId = this.record({
+      receivedAt: Date.now(),
+      kind: 'mapping',
+      mapping: row.mapping,
+      status: outcome.kind === 'agent-missing' ? 500 : 200,
+      matched: outcome.kind !== 'ignored',
+      turnId: outcome.kind === 'queued' ? outcome.turnId : null,
+      durationMs: Math.round(performance.now() - started),
+      body,
+      headers: row.headers,
+      error:
+        outcome.kind === 'agent-missing'
+          ? `Mapping ${row.mapping} names agent ${outcome.agentName}, which does not exist`
+          : null,
+      rerunOf: row.id
+    });
+    this.flush();
     this.audit.record(actor, 'webhook.delivery.rerun', row.mapping, { delivery: id, rerun: newId });
-    return this.#detail(this.#require(newId!));
+    return this.#detail(this.#require(newId));
   }
 
   #require(id: number): DeliveryRow {
-    const row = this.repo.delivery(id);
+    const row = this.repo.delivery(id, id % DELIVERY_MAX_ROWS);
     if (!row) throw notFound(`Delivery ${id}`);
     return row;
   }
 
-  #row(report: DeliveryReport): NewDeliveryRow {
+  #row(report: DeliveryReport): DeliveryRow {
+    const id = this.#nextId++;
     return {
+      slot: id % DELIVERY_MAX_ROWS,
+      id,
       receivedAt: report.receivedAt,
       kind: report.kind,
       mapping: report.mapping,
