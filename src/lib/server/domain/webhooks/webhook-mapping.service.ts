@@ -1,6 +1,6 @@
 import {
   BUILTIN_HOOKS,
-  mappingNameSchema,
+  mappingNameInput,
   saveMappingInput,
   type MappingSource,
   type MappingView,
@@ -16,8 +16,8 @@ import type {
   WebhookMappingRow,
   WebhookRepository
 } from '../../db/repositories/webhook.repository';
+import { z } from 'zod';
 import { conflict, invalid, notFound } from '../../errors';
-import { parseInput } from '../agents/agent.definition';
 import type { AuditService } from '../audit/audit.service';
 import type { TurnService } from '../turns/turn.service';
 import { requireRole, type WebhookActor } from './webhook-actor';
@@ -38,6 +38,22 @@ export type MappingOutcome =
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
 const BUILTINS = new Set<string>(BUILTIN_HOOKS);
+
+/**
+ * The input, or INVALID naming each field at fault (`match.x: must start with headers. or
+ * body.`); a bad record key is reported with its own message, not zod's "Invalid key".
+ */
+function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const text = (issue: z.core.$ZodIssue): string =>
+    issue.code === 'invalid_key' && issue.issues[0] ? issue.issues[0].message : issue.message;
+  throw invalid(
+    parsed.error.issues
+      .map((i) => (i.path.length ? `${i.path.join('.')}: ${text(i)}` : text(i)))
+      .join('; ')
+  );
+}
 
 function fileMappings(config: BerthConfig): Map<string, WebhookMapping> {
   return new Map(Object.entries(config.webhooks.mappings).filter(([name]) => !BUILTINS.has(name)));
@@ -102,7 +118,7 @@ export class WebhookMappingService {
 
   create(input: SaveMappingInput, actor: WebhookActor): MappingView {
     requireRole(actor, 'operator', 'create webhook mappings');
-    const { name, ...mapping } = parseInput(saveMappingInput, input);
+    const { name, ...mapping } = parse(saveMappingInput, input);
     if (this.#file.has(name))
       throw conflict(`A webhook mapping named ${name} is declared in the config file`);
     if (this.#rows.has(name)) throw conflict(`A webhook mapping named ${name} exists`);
@@ -123,7 +139,7 @@ export class WebhookMappingService {
   /** Replaces every setting of a console mapping. */
   update(input: SaveMappingInput, actor: WebhookActor): MappingView {
     requireRole(actor, 'operator', 'change webhook mappings');
-    const { name, ...mapping } = parseInput(saveMappingInput, input);
+    const { name, ...mapping } = parse(saveMappingInput, input);
     this.#editable(name);
     this.#checkAgent(mapping);
     const row = this.repo.updateMapping(name, {
@@ -137,7 +153,7 @@ export class WebhookMappingService {
 
   delete(name: string, actor: WebhookActor): void {
     requireRole(actor, 'operator', 'delete webhook mappings');
-    parseInput(mappingNameSchema, name);
+    parse(mappingNameInput, { name });
     if (!this.#rows.has(name)) {
       if (this.#file.has(name))
         throw invalid(`Webhook mapping ${name} is declared in the config file; remove it there`);
