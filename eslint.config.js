@@ -131,6 +131,30 @@ export default ts.config(
     notRoutes,
     noServer()
   ),
+  // The build-file parser and model run in Node (server, CLI) and in the browser alike.
+  {
+    ...layer(
+      ['src/lib/buildfile/**'],
+      notRoutes,
+      noServer(),
+      rule(
+        '^node:|^(fs|path|os|url|util|stream|buffer|crypto|child_process|process|events)(/|$)',
+        'src/lib/buildfile runs in Node and in the browser: no Node modules.'
+      )
+    ),
+    ignores: ['src/lib/buildfile/**/*.test.ts']
+  },
+  {
+    files: ['src/lib/buildfile/**'],
+    ignores: ['src/lib/buildfile/**/*.test.ts'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['window', 'document', 'navigator', 'self', 'localStorage', 'sessionStorage'],
+        ...['HTMLElement', 'Element', 'process', 'Buffer', 'require', '__dirname', '__filename']
+      ]
+    }
+  },
   // The tRPC client needs the router's type; a type import leaves nothing in the bundle.
   layer(['src/lib/client/**'], notRoutes, noServer({ allowTypeImports: true })),
   layer(

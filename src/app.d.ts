@@ -15,6 +15,8 @@ declare global {
     interface Error {
       message: string;
       requestId?: string;
+      /** The browser could not reach Berth (set by hooks.client.ts). */
+      unreachable?: boolean;
     }
   }
 }

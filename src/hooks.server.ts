@@ -45,7 +45,7 @@ const authenticate: Handle = ({ event, resolve }) => {
   return resolve(event);
 };
 
-const guard: Handle = ({ event, resolve }) => {
+const guard: Handle = async ({ event, resolve }) => {
   const access = accessFor(event.route.id);
   if (access.kind === 'public') return resolve(event);
   const { user } = event.locals;
@@ -55,11 +55,15 @@ const guard: Handle = ({ event, resolve }) => {
     error(401, 'Sign in first');
   }
   if (!roleAtLeast(user.role, access.role)) {
-    // Pages are refused by the (console) layout load so the styled error shows in the shell;
-    // the console's data comes through role-checked tRPC, so nothing leaks meanwhile.
+    // A page shows "Not allowed" in the shell (the (console) layout, never mounting the page,
+    // whose data comes through role-checked tRPC); anything else is refused here.
     if (event.request.method !== 'GET' && event.request.method !== 'HEAD')
       error(403, `This needs the ${access.role} role`);
     event.locals.deniedFor = access.role;
+    const response = await resolve(event);
+    // The page itself (not its data, which a client-side navigation reads) answers 403.
+    if (event.isDataRequest || response.status !== 200) return response;
+    return new Response(response.body, { status: 403, headers: response.headers });
   }
   return resolve(event);
 };

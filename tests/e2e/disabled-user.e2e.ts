@@ -19,10 +19,16 @@ test('a user disabled while signed in is thrown out live and cannot sign in agai
     .getByRole('table', { name: 'Users' })
     .locator('tr[data-email="otto@example.com"]');
   await row.getByRole('button', { name: 'Disable' }).click();
+  const confirm = page.getByRole('dialog', { name: /Disable otto@example.com/ });
+  await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await confirm.getByRole('button', { name: 'Disable Otto Operator' }).click();
   await expect(row).toContainText('Disabled');
 
   await expect(otto).toHaveURL(/\/login/, { timeout: 10_000 });
   await signIn(otto, 'otto@example.com', 'operator-password-1');
+  await expect(otto.getByRole('alert')).toContainText('This account is disabled');
+  // A wrong password says nothing of the account.
+  await signIn(otto, 'otto@example.com', 'not-the-password-1');
   await expect(otto.getByRole('alert')).toContainText('Wrong e-mail address or password');
   await otto.context().close();
 });

@@ -64,3 +64,16 @@ export async function adminAddsAndSignsIn(
   await addUser(page, user);
   return signedInPage(browser, user.email, user.password);
 }
+
+/** An operator API key made through the console's own API, from the signed-in page. */
+export async function apiKey(page: Page, name: string): Promise<string> {
+  return page.evaluate(async (keyName) => {
+    const res = await fetch('/api/trpc/credentials.apiKeys.create', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: keyName, role: 'operator' })
+    });
+    const body = (await res.json()) as { result: { data: { key: string } } };
+    return body.result.data.key;
+  }, name);
+}

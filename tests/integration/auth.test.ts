@@ -140,14 +140,19 @@ describe('team login', () => {
     expect((await wsClosed).code).toBe(4001);
     const page = await fetch(`${berth.url}/`, { headers: { cookie }, redirect: 'manual' });
     expect(page.status).toBe(303);
-    expect(
-      (
-        await postForm(berth, '/login', {
-          email: 'disabled@example.com',
-          password: 'a-long-password-1'
-        })
-      ).status
-    ).toBe(400);
+    // The right password learns the account is disabled (403); a wrong one learns nothing.
+    const disabled = await postForm(berth, '/login', {
+      email: 'disabled@example.com',
+      password: 'a-long-password-1'
+    });
+    expect(disabled.status).toBe(403);
+    expect(await disabled.text()).toContain('This account is disabled');
+    const wrong = await postForm(berth, '/login', {
+      email: 'disabled@example.com',
+      password: 'not-the-password-1'
+    });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.text()).toContain('Wrong e-mail address or password');
   });
 
   it('an admin resetting a password ends that user’s sessions', async () => {
@@ -219,6 +224,27 @@ describe('team login', () => {
     expect(entries).toContainEqual(
       expect.objectContaining({ action: 'user.setup', target: ADMIN.email })
     );
+  });
+
+  it('filters the audit log by kind of action and by text, in the database', async () => {
+    const list = async (input: Record<string, unknown>) =>
+      (await trpc(berth, admin, 'audit.list', { limit: 200, ...input }, 'query')).body.result!
+        .data as { action: string; target: string | null }[];
+    const users = await list({ action: 'user' });
+    expect(users.length).toBeGreaterThan(2);
+    expect(users.every((e) => e.action.startsWith('user.'))).toBe(true);
+    // A kind is a whole word before the dot: "use" is not "user".
+    expect(await list({ action: 'use' })).toEqual([]);
+    expect((await list({ action: 'user.disable' })).map((e) => e.target)).toEqual([
+      'disabled@example.com'
+    ]);
+    const found = await list({ search: 'DISABLED@example' });
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((e) => JSON.stringify(e).toLowerCase().includes('disabled@example'))).toBe(
+      true
+    );
+    // LIKE's wildcards are taken literally.
+    expect(await list({ search: '%_%' })).toEqual([]);
   });
 });
 

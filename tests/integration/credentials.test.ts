@@ -1,8 +1,9 @@
 import Database from 'better-sqlite3';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { trpc, type Berth } from './helpers/berth';
-import { signInAs, startWithAdmin } from './helpers/console';
+import { startBerth, trpc, type Berth } from './helpers/berth';
+import { ADMIN_ENV, signInAs, startWithAdmin } from './helpers/console';
 
 const CONFIG_TOKEN = 'config-token-secret-0123456789';
 const CONFIG_KEY = 'config-api-key-secret-0123456789';
@@ -32,6 +33,8 @@ interface KeyRow {
   source: 'config' | 'console';
   createdAt: number | null;
   role: string;
+  rotatedAt: number | null;
+  lastUsedAt: number | null;
 }
 
 describe('credentials over tRPC', () => {
@@ -43,7 +46,11 @@ describe('credentials over tRPC', () => {
     ({ berth, admin } = await startWithAdmin({ config: CONFIG }));
     viewer = await signInAs(berth, admin, 'viewer');
   });
-  afterAll(() => berth.stop());
+  afterAll(async () => {
+    await berth.stop();
+    // After the restart below, the directory is the test's to remove.
+    rmSync(berth.dataDir, { recursive: true, force: true });
+  });
 
   const call = (path: string, input?: unknown) => trpc(berth, admin, path, input);
   const query = (path: string, input?: unknown) => trpc(berth, admin, path, input, 'query');
@@ -70,11 +77,13 @@ describe('credentials over tRPC', () => {
       'session.compact',
       'usage.stats',
       'rpc.discover',
-      'events.subscribe'
+      'events.subscribe',
+      'turn.cancel'
     ])
       expect(methods).toContain(m);
-    // "*" and the seventeen methods of the spec and product.md, plus events.subscribe.
-    expect(methods).toHaveLength(19);
+    // "*" and the seventeen methods of the spec and product.md, plus events.subscribe and
+    // turn.cancel.
+    expect(methods).toHaveLength(20);
   });
 
   it('creates, lists, rotates and revokes an RPC token; the secret leaves only once', async () => {
@@ -202,6 +211,7 @@ describe('credentials over tRPC', () => {
       source: 'config',
       createdAt: null,
       rotatedAt: null,
+      lastUsedAt: null,
       permissions: ['agent.list', 'system.health']
     });
     const keys = await query('credentials.apiKeys.list');
@@ -212,13 +222,16 @@ describe('credentials over tRPC', () => {
       prefix: null,
       source: 'config',
       createdAt: null,
+      rotatedAt: null,
+      lastUsedAt: null,
       role: 'viewer'
     });
 
     for (const [path, id] of [
       ['credentials.rpcTokens.rotate', 'config:ops-config'],
       ['credentials.rpcTokens.revoke', 'config:ops-config'],
-      ['credentials.apiKeys.revoke', 'config:ci-config']
+      ['credentials.apiKeys.revoke', 'config:ci-config'],
+      ['credentials.apiKeys.rotate', 'config:ci-config']
     ] as const) {
       const res = await call(path, { id });
       expect(res.status, path).toBe(400);
@@ -229,6 +242,48 @@ describe('credentials over tRPC', () => {
     );
     const clash = await call('credentials.apiKeys.create', { name: 'ci-config', role: 'viewer' });
     expect(clash.status).toBe(409);
+  });
+
+  it('rotates an API key (the old secret stops at once) and shows when each key was last used', async () => {
+    const { id, key } = data<{ id: string; key: string }>(
+      await call('credentials.apiKeys.create', { name: 'rotating', role: 'viewer' })
+    );
+    const rest = (secret: string) =>
+      fetch(`${berth.url}/api/v1/skills/list`, { headers: { authorization: `Bearer ${secret}` } });
+    const row = async (keyId: string) =>
+      data<KeyRow[]>(await query('credentials.apiKeys.list')).find((k) => k.id === keyId)!;
+    expect((await row(id)).lastUsedAt).toBeNull();
+
+    const before = Date.now();
+    expect((await rest(key)).status).toBe(200);
+    expect((await row(id)).lastUsedAt).toBeGreaterThanOrEqual(before);
+    // A config entry's last use is known since start.
+    expect((await rest(CONFIG_KEY)).status).toBe(200);
+    expect((await row('config:ci-config')).lastUsedAt).toBeGreaterThanOrEqual(before);
+
+    const rotated = await call('credentials.apiKeys.rotate', { id });
+    expect(rotated.status).toBe(200);
+    const fresh = data<{ id: string; name: string; key: string }>(rotated);
+    expect(fresh).toMatchObject({ id, name: 'rotating' });
+    expect(fresh.key).toMatch(/^brk_[a-z2-7]{32}$/);
+    expect((await rest(key)).status).toBe(401);
+    expect((await rest(fresh.key)).status).toBe(200);
+    const after = await row(id);
+    expect(after).toMatchObject({ prefix: fresh.key.slice(0, 8) });
+    expect(after.rotatedAt).toBeGreaterThanOrEqual(before);
+    expect(JSON.stringify(dbRows('api_keys'))).not.toContain(fresh.key);
+    expect(await auditActions()).toContainEqual(
+      expect.objectContaining({ action: 'api-key.rotate', target: 'rotating' })
+    );
+
+    // Uses are written every few seconds and at shutdown: a restart keeps them.
+    const used = (await row(id)).lastUsedAt!;
+    // Stopped without its stop(), which would take the data directory along.
+    berth.proc.kill('SIGTERM');
+    await berth.exited;
+    berth = await startBerth({ config: CONFIG, dataDir: berth.dataDir, env: ADMIN_ENV });
+    expect((await row(id)).lastUsedAt).toBe(used);
+    expect((await row('config:ci-config')).lastUsedAt).toBeNull();
   });
 
   it('refuses a viewer (403) and a stranger (401) on every procedure', async () => {
@@ -246,6 +301,7 @@ describe('credentials over tRPC', () => {
       ['credentials.rpcTokens.revoke', { id: tokenId }, 'mutation'],
       ['credentials.apiKeys.list', undefined, 'query'],
       ['credentials.apiKeys.create', { name: 'sneaky', role: 'admin' }, 'mutation'],
+      ['credentials.apiKeys.rotate', { id }, 'mutation'],
       ['credentials.apiKeys.revoke', { id }, 'mutation']
     ];
     for (const [path, input, kind] of procedures) {

@@ -1,5 +1,6 @@
 import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import type { AppRouter } from '$lib/server/trpc/router';
+import { isUnreachable, UNREACHABLE } from './unreachable';
 
 /** The console's typed client for its own server calls (cookies ride along, same origin). */
 export const trpc = createTRPCClient<AppRouter>({
@@ -8,6 +9,7 @@ export const trpc = createTRPCClient<AppRouter>({
 
 /** A message fit to show a person, whatever was thrown. */
 export function errorMessage(err: unknown): string {
+  if (isUnreachable(err)) return UNREACHABLE;
   if (err instanceof TRPCClientError) {
     const zodIssues = /^\s*\[/.test(err.message) ? tryIssues(err.message) : null;
     return zodIssues ?? err.message;

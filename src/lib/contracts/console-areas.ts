@@ -33,8 +33,7 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
     slug: 'sessions',
     label: 'Sessions',
     group: 'Assistant',
-    minRole: 'viewer',
-    planned: 'Browse conversations by key, read their messages and compact or delete them.'
+    minRole: 'viewer'
   },
   {
     slug: 'skills',
@@ -104,8 +103,7 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
     slug: 'usage',
     label: 'Usage',
     group: 'Insight',
-    minRole: 'viewer',
-    planned: 'Messages, turns and tokens by agent and by day.'
+    minRole: 'viewer'
   },
   { slug: 'audit', label: 'Audit', group: 'Insight', minRole: 'admin' },
   {

@@ -40,10 +40,13 @@ export interface CredentialView {
   prefix: string | null;
   source: CredentialSource;
   createdAt: number | null;
+  /** When its secret was last replaced; null if never (or a config entry). */
+  rotatedAt: number | null;
+  /** When it last let a request in; for config entries, since Berth started. */
+  lastUsedAt: number | null;
 }
 
 export interface RpcTokenView extends CredentialView {
-  rotatedAt: number | null;
   permissions: string[];
 }
 

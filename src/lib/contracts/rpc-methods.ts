@@ -151,6 +151,13 @@ export const RPC_CONTRACTS = {
     result: results.turnGetResult,
     access: 'read'
   },
+  'turn.cancel': {
+    description:
+      'Cancel a queued or running turn. A running one is aborted (with its request to the model provider) and ends cancelled; follow it with turn.get or turn.*.',
+    params: z.strictObject({ turnId: id }),
+    result: results.turnGetResult,
+    access: 'write'
+  },
   'turn.list': {
     description: 'Turns, newest first.',
     params: z.strictObject({

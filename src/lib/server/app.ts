@@ -53,6 +53,8 @@ export interface BerthApp {
   readonly engines: EngineRegistry;
   /** The engine services the console's tRPC router calls. */
   readonly engineServices: Services['engine'];
+  /** Settings → Providers for the console's tRPC router. */
+  readonly providerSettings: Services['providerSettings'];
   readonly bus: DomainBus;
   readonly audit: AuditService;
   readonly users: UserService;
@@ -112,7 +114,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
   });
   const engineStreams = registryEngineStreams(engines);
   const { audit, loginSessions, users, credentials, idempotency } = services;
-  const { skills, agents, turns, events, chatSessions, usage, webhooks } = services;
+  const { skills, agents, turns, events, chatSessions, usage, providerHealth, webhooks } = services;
 
   await bootstrapAdmin(users, env, logger);
   loginSessions.purgeExpired();
@@ -148,6 +150,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
   const gateway: GatewayDeps = {
     config,
     agents,
+    providerHealth,
     turns,
     events,
     chatSessions,
@@ -232,6 +235,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     engine,
     engines,
     engineServices: services.engine,
+    providerSettings: services.providerSettings,
     bus,
     audit,
     users,
@@ -295,6 +299,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
       clearInterval(purgeIdempotency);
       usage.stop();
       webhooks.deliveries.stop();
+      credentials.stop();
       databaseHealth.stop();
       database.close();
       lock.release();

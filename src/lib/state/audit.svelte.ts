@@ -1,5 +1,5 @@
 import { trpc } from '$lib/client/trpc';
-import type { AuditEntry } from '$lib/contracts/audit';
+import { auditMatches, type AuditEntry, type AuditFilter } from '$lib/contracts/audit';
 
 const PAGE_SIZE = 50;
 
@@ -10,8 +10,14 @@ export class AuditState {
   /** False once a page came back short: there is nothing older. */
   hasOlder = $state(true);
 
+  filter = $state<AuditFilter>({});
+  #asked = 0;
+
+  /** The first page for the current filter; an answer overtaken by a newer one is dropped. */
   async load(): Promise<void> {
-    const page = await trpc.audit.list.query({ limit: PAGE_SIZE });
+    const asked = ++this.#asked;
+    const page = await trpc.audit.list.query({ limit: PAGE_SIZE, ...this.#query() });
+    if (asked !== this.#asked) return;
     this.entries = page;
     this.hasOlder = page.length === PAGE_SIZE;
     this.loaded = true;
@@ -19,13 +25,25 @@ export class AuditState {
 
   async loadOlder(): Promise<void> {
     const last = this.entries.at(-1);
-    const page = await trpc.audit.list.query({ limit: PAGE_SIZE, before: last?.id });
+    const page = await trpc.audit.list.query({
+      limit: PAGE_SIZE,
+      before: last?.id,
+      ...this.#query()
+    });
     // Ids only grow, so anything at or above the last one shown is already here.
     this.entries.push(...page.filter((e) => last === undefined || e.id < last.id));
     this.hasOlder = page.length === PAGE_SIZE;
   }
 
+  #query(): AuditFilter {
+    return {
+      action: this.filter.action || undefined,
+      search: this.filter.search?.trim() || undefined
+    };
+  }
+
   prepend(entry: AuditEntry): void {
+    if (!auditMatches(entry, this.#query())) return;
     if (this.entries.some((e) => e.id === entry.id)) return;
     this.entries.unshift(entry);
   }

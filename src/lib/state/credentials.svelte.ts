@@ -99,6 +99,12 @@ export class ApiKeysState {
     await this.load();
   }
 
+  async rotate(id: string): Promise<void> {
+    const rotated = await trpc.credentials.apiKeys.rotate.mutate({ id });
+    this.reveal.show({ kind: 'key', name: rotated.name, secret: rotated.key, action: 'rotated' });
+    await this.load();
+  }
+
   async revoke(id: string): Promise<void> {
     await trpc.credentials.apiKeys.revoke.mutate({ id });
     this.keys = this.keys.filter((k) => k.id !== id);

@@ -25,6 +25,8 @@ export interface ConfigParts {
   /** Turns webhooks on with this token. */
   webhookToken?: string;
   agents?: Record<string, unknown>[];
+  /** providers: by name */
+  providers?: Record<string, Record<string, unknown>>;
   /** Further keys of the gateway section (rpc.ws, rest.waitMs, turns, authThrottle …). */
   gateway?: { rpc?: object; rest?: object; [key: string]: unknown };
   /** Further keys of the webhooks section (rateLimit, mappings …). */
@@ -40,5 +42,6 @@ export function berthConfig(parts: ConfigParts): string {
   if (parts.webhookToken !== undefined)
     config.webhooks = { enabled: true, token: parts.webhookToken, ...parts.webhooks };
   if (parts.agents) config.agents = parts.agents;
+  if (parts.providers) config.providers = parts.providers;
   return stringify(config);
 }

@@ -18,6 +18,8 @@ export interface LoadedConfig {
   config: BerthConfig;
   /** Absolute path of the file read, or null when running on defaults. */
   file: string | null;
+  /** The file as written (before `${NAME}` expansion): where each value came from. */
+  raw?: unknown;
 }
 
 type Env = Record<string, string | undefined>;
@@ -47,7 +49,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoadedC
       throw new ConfigError(`${file}: invalid YAML: ${(err as Error).message.split('\n')[0]}`);
     }
   }
-  return { config: parseConfig(raw, env, file ?? 'defaults'), file };
+  return { config: parseConfig(raw, env, file ?? 'defaults'), file, raw };
 }
 
 export function parseConfig(raw: unknown, env: Env, label = 'config'): BerthConfig {

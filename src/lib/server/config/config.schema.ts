@@ -46,10 +46,22 @@ const agent = agentSettingsSchema.extend({
   provider: agentSettingsSchema.shape.provider.default('builtin')
 });
 
-const provider = z.strictObject({
+/** An OpenAI-compatible Chat Completions endpoint (OpenAI, Ollama, vLLM, llama.cpp, LM Studio). */
+export const providerSettingsSchema = z.strictObject({
   type: z.literal('openai'),
-  baseUrl: z.url(),
-  apiKey: z.string().optional()
+  /** The API root, e.g. `http://127.0.0.1:11434/v1`: `/chat/completions` and `/models` follow. */
+  baseUrl: z.url({ protocol: /^https?$/ }),
+  apiKey: z.string().optional(),
+  /** The model when the agent names none. */
+  model: z.string().min(1).optional(),
+  /** Extra request headers (an organisation id, a gateway's own key …). */
+  headers: z.record(z.string().min(1), z.string()).optional(),
+  /** Longest wait for the answer to start, and then between two streamed chunks. */
+  timeoutMs: z.number().int().min(100).max(600_000).default(60_000),
+  /** Tries of one request on 429 and 5xx answers, the first included. */
+  maxAttempts: z.number().int().min(1).max(10).default(3),
+  /** Tool calls one turn may make; one more fails the turn. */
+  maxToolCalls: z.number().int().min(1).max(100).default(8)
 });
 
 /** A webhook session prefix: `webhook:` or the like; an empty one would allow every session. */
@@ -149,7 +161,7 @@ export const configSchema = z.strictObject({
     }),
   registries: z.array(registry).default([]),
   agents: z.array(agent).prefault([{ name: 'main', provider: 'builtin', heartbeatMs: 30_000 }]),
-  providers: z.record(z.string(), provider).default({}),
+  providers: z.record(z.string(), providerSettingsSchema).default({}),
   skills: z.array(z.record(z.string(), z.unknown())).default([])
 });
 

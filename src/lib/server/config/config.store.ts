@@ -1,8 +1,9 @@
 import { ConfigError, diffConfig, loadConfig, type LoadedConfig } from './config.loader';
 import type { BerthConfig } from './config.schema';
+import type { ReloadOutcome } from '$lib/contracts/config-view';
+import { describeConfig, type ConfigValue } from './config.describe';
 
-export type ReloadResult =
-  { ok: true; changes: string[] } | { ok: false; error: string; issues: string[] };
+export type ReloadResult = ReloadOutcome;
 
 /** Holds the configuration in force; a reload swaps it only when the new file is valid. */
 export class ConfigStore {
@@ -22,6 +23,11 @@ export class ConfigStore {
 
   get file(): string | null {
     return this.#loaded.file;
+  }
+
+  /** Every value in force, where it came from, secrets masked (Settings → Configuration). */
+  describe(): ConfigValue[] {
+    return describeConfig(this.#loaded.config, this.#loaded.raw ?? {}, this.env);
   }
 
   onChange(listener: (config: BerthConfig, changes: string[]) => void): () => void {

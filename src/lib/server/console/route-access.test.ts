@@ -37,7 +37,7 @@ describe('route access', () => {
   });
 
   it('follows `next` only to local paths', () => {
-    expect(safeNext('/users?x=1')).toBe('/users?x=1');
+    expect(safeNext('/users?x=1', 'admin')).toBe('/users?x=1');
     for (const bad of [
       null,
       '',
@@ -46,6 +46,15 @@ describe('route access', () => {
       '/\\evil.example',
       'users'
     ])
-      expect(safeNext(bad), String(bad)).toBe('/');
+      expect(safeNext(bad, 'admin'), String(bad)).toBe('/');
+  });
+
+  it('follows `next` only to a page the role may see', () => {
+    expect(safeNext('/users?x=1', 'viewer')).toBe('/');
+    expect(safeNext('/users/abc', 'operator')).toBe('/');
+    expect(safeNext('/containers/web?engine=local', 'viewer')).toBe('/containers/web?engine=local');
+    expect(safeNext('/account', 'viewer')).toBe('/account');
+    // A prefix of an area's slug is not that area.
+    expect(safeNext('/usersettings', 'viewer')).toBe('/usersettings');
   });
 });

@@ -1,5 +1,5 @@
 import { CONSOLE_AREAS } from '$lib/contracts/console-areas';
-import type { Role } from '$lib/contracts/roles';
+import { roleAtLeast, type Role } from '$lib/contracts/roles';
 
 /**
  * Who may reach which console route, checked in hooks for every page load, form action and
@@ -27,9 +27,13 @@ export function accessFor(routeId: string | null): Access {
   return { kind: 'signed-in', role: best?.[1] ?? 'viewer' };
 }
 
-/** A `next` parameter is followed only to a path on this site. */
-export function safeNext(next: string | null): string {
-  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\')
-    ? next
-    : '/';
+/**
+ * A `next` parameter is followed only to a path on this site, and only to a page the role may
+ * see: a viewer sent to `/users` lands on the overview, not on "Not allowed".
+ */
+export function safeNext(next: string | null, role: Role): string {
+  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
+  const path = next.split(/[?#]/, 1)[0]!;
+  const area = CONSOLE_AREAS.find((a) => path === `/${a.slug}` || path.startsWith(`/${a.slug}/`));
+  return area && !roleAtLeast(role, area.minRole) ? '/' : next;
 }

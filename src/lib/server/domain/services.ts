@@ -10,6 +10,7 @@ import { AccessRepository } from '../db/repositories/access.repository';
 import { AgentRepository } from '../db/repositories/agent.repository';
 import { AuditRepository } from '../db/repositories/audit.repository';
 import { EngineRepository } from '../db/repositories/engine.repository';
+import { ProviderRepository } from '../db/repositories/provider.repository';
 import { EventRepository } from '../db/repositories/event.repository';
 import { LoginSessionRepository } from '../db/repositories/login-session.repository';
 import { SessionRepository } from '../db/repositories/session.repository';
@@ -33,6 +34,10 @@ import { NetworkService } from './engine/network.service';
 import { EngineSystemService } from './engine/system.service';
 import { VolumeService } from './engine/volume.service';
 import { EventService } from './events/event.service';
+import { ConsoleProviders } from './providers/console-providers';
+import { OpenAiProvider } from './providers/openai/openai.provider';
+import { ProviderSettingsService } from './providers/provider-settings.service';
+import { ProviderHealth } from './providers/provider-health';
 import { ProviderRegistry } from './providers/provider.registry';
 import { ChatSessionService } from './sessions/chat-session.service';
 import { builtinSkills } from './skills/builtin-skills';
@@ -77,12 +82,31 @@ export function createServices({ db, config, bus, engines, engineKeysDir }: Serv
   const runningTurns = new RunningTurns();
   const turnRepo = new TurnRepository(db);
   const eventRepo = new EventRepository(db);
-  const providers = new ProviderRegistry(() => config.current.providers);
+  // berth.yaml's providers win a name clash with the console's.
+  const consoleProviders = new ConsoleProviders(new ProviderRepository(db));
+  const providers = new ProviderRegistry(() => ({
+    ...consoleProviders.settings(),
+    ...config.current.providers
+  }));
+  providers.register('openai', (settings, name) => new OpenAiProvider(name, settings!), {
+    typeOnly: true
+  });
   const agents = new AgentService(config, bus, new AgentRepository(db), skills, audit, providers, {
     running: (name) => runningTurns.of(name),
     queuedEvents: (name) => eventRepo.countQueued(name),
     lastFailed: (name) => turnRepo.lastFinished(name)?.state === 'failed'
   });
+  const providerHealth = new ProviderHealth(
+    () => agents.all(),
+    (agent) => agents.provider(agent)
+  );
+  const providerSettings = new ProviderSettingsService(
+    consoleProviders,
+    providers,
+    () => agents.all(),
+    () => config.current.providers,
+    audit
+  );
   const chatSessionRepo = new SessionRepository(db);
   const turns = new TurnService(
     turnRepo,
@@ -93,7 +117,7 @@ export function createServices({ db, config, bus, engines, engineKeysDir }: Serv
     runningTurns
   );
   const events = new EventService(eventRepo, agents, turns, bus);
-  const chatSessions = new ChatSessionService(chatSessionRepo, bus);
+  const chatSessions = new ChatSessionService(chatSessionRepo, bus, audit);
   const usage = new UsageService(new UsageRepository(db));
   const webhookRepo = new WebhookRepository(db);
   const mappings = new WebhookMappingService(config, webhookRepo, agents, turns, audit);
@@ -126,6 +150,8 @@ export function createServices({ db, config, bus, engines, engineKeysDir }: Serv
     idempotency,
     skills,
     providers,
+    providerHealth,
+    providerSettings,
     agents,
     turns,
     events,

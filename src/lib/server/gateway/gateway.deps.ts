@@ -6,6 +6,7 @@ import type { AgentService } from '../domain/agents/agent.service';
 import type { AuditService } from '../domain/audit/audit.service';
 import type { DomainBus } from '../domain/bus';
 import type { EventService } from '../domain/events/event.service';
+import type { ProviderHealth } from '../domain/providers/provider-health';
 import type { ChatSessionService } from '../domain/sessions/chat-session.service';
 import type { SkillService } from '../domain/skills/skill.service';
 import type { TurnService } from '../domain/turns/turn.service';
@@ -19,6 +20,8 @@ import type { AuthThrottle } from './auth/auth-throttle';
 export interface GatewayDeps {
   config: ConfigStore;
   agents: AgentService;
+  /** Whether the enabled agents' providers can run and answer (checked lazily, bounded). */
+  providerHealth: ProviderHealth;
   turns: TurnService;
   events: EventService;
   /** Agents' conversations (not the console's login sessions). */

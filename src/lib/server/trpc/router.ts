@@ -3,6 +3,9 @@ import { agentsRouter } from './routers/agents.router';
 import { auditRouter } from './routers/audit.router';
 import { credentialsRouter } from './routers/credentials.router';
 import { engineRouter } from './routers/engine.router';
+import { providersRouter } from './routers/providers.router';
+import { sessionsRouter } from './routers/sessions.router';
+import { usageRouter } from './routers/usage.router';
 import { systemRouter } from './routers/system.router';
 import { usersRouter } from './routers/users.router';
 import { webhooksRouter } from './routers/webhooks.router';
@@ -14,6 +17,9 @@ export const appRouter = router({
   credentials: credentialsRouter,
   agents: agentsRouter,
   engine: engineRouter,
+  providers: providersRouter,
+  sessions: sessionsRouter,
+  usage: usageRouter,
   webhooks: webhooksRouter
 });
 export type AppRouter = typeof appRouter;

@@ -8,7 +8,7 @@ import { getApp } from '$lib/server/runtime';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = ({ locals, url }) => {
-  if (locals.user) redirect(303, safeNext(url.searchParams.get('next')));
+  if (locals.user) redirect(303, safeNext(url.searchParams.get('next'), locals.user.role));
   const app = getApp();
   const needsSetup = !app.users.hasUsers();
   if (needsSetup && isLoopbackAddress(locals.clientIp)) redirect(303, '/setup');
@@ -35,9 +35,14 @@ export const actions: Actions = {
           message: `Too many attempts. Try again in ${result.retryAfterSeconds} s.`,
           retryAfterSeconds: result.retryAfterSeconds
         });
+      if (result.reason === 'disabled')
+        return fail(403, {
+          email,
+          message: 'This account is disabled. Ask an admin of this Berth to enable it.'
+        });
       return fail(400, { email, message: 'Wrong e-mail address or password' });
     }
     setSessionCookie(cookies, result.token, result.expiresAt, url.protocol === 'https:');
-    redirect(303, safeNext(url.searchParams.get('next')));
+    redirect(303, safeNext(url.searchParams.get('next'), result.user.role));
   }
 };

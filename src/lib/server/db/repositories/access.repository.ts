@@ -25,6 +25,20 @@ export class AccessRepository {
       .get();
   }
 
+  updateApiKey(id: string, patch: Partial<ApiKeyRow>): ApiKeyRow | undefined {
+    return this.db.update(apiKeys).set(patch).where(eq(apiKeys.id, id)).returning().get();
+  }
+
+  /** Last-use times of console credentials, all in one transaction. */
+  touch(uses: readonly { kind: 'rpc' | 'rest'; id: string; at: number }[]): void {
+    this.db.transaction(() => {
+      for (const { kind, id, at } of uses) {
+        const table = kind === 'rpc' ? rpcTokens : apiKeys;
+        this.db.update(table).set({ lastUsedAt: at }).where(eq(table.id, id)).run();
+      }
+    });
+  }
+
   apiKeyByName(name: string): ApiKeyRow | undefined {
     return this.db.select().from(apiKeys).where(eq(apiKeys.name, name)).get();
   }

@@ -1,4 +1,6 @@
-import { desc, lt } from 'drizzle-orm';
+import { and, desc, eq, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { AuditFilter } from '$lib/contracts/audit';
+import { containsText, startsWith } from './like';
 import type { Db } from '../client';
 import { auditLog } from '../schema';
 
@@ -12,9 +14,21 @@ export class AuditRepository {
     return this.db.insert(auditLog).values(row).returning().get();
   }
 
-  page(limit: number, before?: number): AuditRow[] {
-    const q = this.db.select().from(auditLog);
-    return (before === undefined ? q : q.where(lt(auditLog.id, before)))
+  page(limit: number, before?: number, filter: AuditFilter = {}): AuditRow[] {
+    const conditions: SQL[] = [];
+    if (before !== undefined) conditions.push(lt(auditLog.id, before));
+    if (filter.action)
+      conditions.push(
+        or(eq(auditLog.action, filter.action), startsWith(auditLog.action, `${filter.action}.`))!
+      );
+    if (filter.search) {
+      const text = sql`coalesce(${auditLog.actorEmail}, '') || ' ' || ${auditLog.action} || ' ' || coalesce(${auditLog.target}, '') || ' ' || coalesce(${auditLog.detail}, '')`;
+      conditions.push(containsText(text, filter.search));
+    }
+    return this.db
+      .select()
+      .from(auditLog)
+      .where(and(...conditions))
       .orderBy(desc(auditLog.id))
       .limit(limit)
       .all();

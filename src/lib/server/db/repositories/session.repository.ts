@@ -1,4 +1,6 @@
-import { and, asc, desc, eq, getTableColumns, gt, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, getTableColumns, gt, gte, lt, or, sql } from 'drizzle-orm';
+import type { SessionFilter } from '$lib/contracts/sessions';
+import { containsText } from './like';
 import type { Db } from '../client';
 import { chatSessions, messages, turns, type InputTrust } from '../schema';
 import { nextSeq } from './turn.repository';
@@ -26,9 +28,22 @@ export class SessionRepository {
   }
 
   /** Most recently active first; the cursor is the last row's (updatedAt, id). */
-  page(agentName: string | undefined, limit: number, cursor?: { at: number; id: string }) {
+  page(filter: SessionFilter, limit: number, cursor?: { at: number; id: string }) {
     const where = [
-      agentName ? eq(chatSessions.agentName, agentName) : undefined,
+      filter.agent ? eq(chatSessions.agentName, filter.agent) : undefined,
+      filter.since !== undefined ? gte(chatSessions.updatedAt, filter.since) : undefined,
+      filter.until !== undefined ? lt(chatSessions.updatedAt, filter.until) : undefined,
+      filter.search ? containsText(chatSessions.key, filter.search) : undefined,
+      filter.channel
+        ? exists(
+            this.db
+              .select({ one: sql`1` })
+              .from(messages)
+              .where(
+                and(eq(messages.sessionId, chatSessions.id), eq(messages.channel, filter.channel))
+              )
+          )
+        : undefined,
       cursor
         ? or(
             lt(chatSessions.updatedAt, cursor.at),

@@ -72,6 +72,16 @@ export class TurnRepository {
       .all();
   }
 
+  /** One queued turn cancelled; undefined when it was no longer queued. */
+  cancelOneQueued(id: string, error: string, now: number): TurnRow | undefined {
+    return this.db
+      .update(turns)
+      .set({ state: 'cancelled', error, finishedAt: now })
+      .where(and(eq(turns.id, id), eq(turns.state, 'queued')))
+      .returning()
+      .get();
+  }
+
   agentsWithQueued(): string[] {
     return this.db
       .selectDistinct({ agentName: turns.agentName })

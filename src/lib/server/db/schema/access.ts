@@ -9,6 +9,7 @@ export const apiKeys = sqliteTable('api_keys', {
   role: text('role', { enum: ['viewer', 'operator', 'admin'] }).notNull(),
   createdBy: text('created_by'),
   createdAt: integer('created_at').notNull(),
+  rotatedAt: integer('rotated_at'),
   lastUsedAt: integer('last_used_at'),
   revokedAt: integer('revoked_at')
 });

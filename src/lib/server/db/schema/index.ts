@@ -4,4 +4,5 @@ export * from './assistant';
 export * from './skills';
 export * from './access';
 export * from './engines';
+export * from './providers';
 export * from './webhooks';

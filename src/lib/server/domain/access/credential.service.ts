@@ -1,12 +1,18 @@
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
 import { hash, timingSafeEqual } from 'node:crypto';
-import type { ApiKeyView, CredentialView, RpcTokenView } from '$lib/contracts/credentials';
+import {
+  CONFIG_ID_PREFIX,
+  type ApiKeyView,
+  type CredentialView,
+  type RpcTokenView
+} from '$lib/contracts/credentials';
 import type { Role } from '$lib/contracts/roles';
 import type { BerthConfig } from '../../config/config.schema';
 import type { AccessRepository } from '../../db/repositories/access.repository';
 import type { Actor, AuditService } from '../audit/audit.service';
 import type { DomainBus } from '../bus';
 import { conflict, notFound } from '../../errors';
+import { unlessUnavailable } from '../storage-retry';
 
 /**
  * A credential as the service holds it: the hash that finds it (hex, and decoded once for the
@@ -14,7 +20,7 @@ import { conflict, notFound } from '../../errors';
  */
 type Held<X> = CredentialView & { hash: string; digest: Buffer } & X;
 
-export type RpcCredential = Held<{ permissions: string[]; rotatedAt: number | null }>;
+export type RpcCredential = Held<{ permissions: string[] }>;
 export type RestCredential = Held<{ role: Role }>;
 
 export const hashSecret = (secret: string): string => hash('sha256', secret, 'hex');
@@ -43,23 +49,33 @@ function lookup<T extends { digest: Buffer }>(map: Map<string, T>, secret: strin
  */
 function collect<
   C extends { name: string },
-  R extends { id: string; name: string; hash: string; prefix: string; createdAt: number },
+  R extends {
+    id: string;
+    name: string;
+    hash: string;
+    prefix: string;
+    createdAt: number;
+    rotatedAt: number | null;
+    lastUsedAt: number | null;
+  },
   X
 >(
   config: readonly C[],
   secretOf: (entry: C) => string,
   rows: readonly R[],
-  detail: (entry: C | R, row: R | null) => X
+  detail: (entry: C | R) => X
 ): Held<X>[] {
   return [
     ...config.map((c) => ({
-      id: `config:${c.name}`,
+      id: `${CONFIG_ID_PREFIX}${c.name}`,
       name: c.name,
       ...hashes(hashSecret(secretOf(c))),
       prefix: null,
       source: 'config' as const,
       createdAt: null,
-      ...detail(c, null)
+      rotatedAt: null,
+      lastUsedAt: null,
+      ...detail(c)
     })),
     ...rows.map((r) => ({
       id: r.id,
@@ -68,7 +84,9 @@ function collect<
       prefix: r.prefix,
       source: 'console' as const,
       createdAt: r.createdAt,
-      ...detail(r, r)
+      rotatedAt: r.rotatedAt,
+      lastUsedAt: r.lastUsedAt,
+      ...detail(r)
     }))
   ];
 }
@@ -93,16 +111,52 @@ export class CredentialService {
   #rpc = new Map<string, RpcCredential>();
   #rest = new Map<string, RestCredential>();
   #config: BerthConfig;
+  /**
+   * Last uses seen since start, by credential id (a config entry's are known only here), and
+   * the console ones not yet written: a request costs a map write, the database a transaction
+   * every few seconds.
+   */
+  #seen = new Map<string, number>();
+  #unwritten = new Map<string, 'rpc' | 'rest'>();
+  #timer: NodeJS.Timeout;
 
   constructor(
     private readonly repo: AccessRepository,
     config: BerthConfig,
     private readonly audit: AuditService,
-    private readonly bus: DomainBus
+    private readonly bus: DomainBus,
+    flushEveryMs = 10_000
   ) {
     this.#config = config;
     this.refresh();
+    this.#timer = setInterval(() => this.flushLastUse(), flushEveryMs).unref();
   }
+
+  /** Writes the last uses held in memory; while storage refuses them they wait. */
+  flushLastUse(): void {
+    if (!this.#unwritten.size) return;
+    const uses = [...this.#unwritten].map(([id, kind]) => ({ kind, id, at: this.#seen.get(id)! }));
+    if (unlessUnavailable(() => this.repo.touch(uses))) this.#unwritten.clear();
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+    this.flushLastUse();
+  }
+
+  #used<T extends CredentialView>(found: T | null, kind: 'rpc' | 'rest'): T | null {
+    if (!found) return null;
+    this.#seen.set(found.id, Date.now());
+    if (found.source === 'console') this.#unwritten.set(found.id, kind);
+    return found;
+  }
+
+  /** A view with the last use seen in memory when it is newer than the stored one. */
+  #view = <T extends Held<object>>(held: T) => {
+    const view = withoutHash(held);
+    const seen = this.#seen.get(held.id);
+    return seen && seen > (view.lastUsedAt ?? 0) ? { ...view, lastUsedAt: seen } : view;
+  };
 
   apply(config: BerthConfig): void {
     this.#config = config;
@@ -119,7 +173,7 @@ export class CredentialService {
       this.#config.gateway.rpc.auth.tokens,
       (t) => t.token,
       this.repo.activeRpcTokens(),
-      (entry, row) => ({ permissions: entry.permissions, rotatedAt: row?.rotatedAt ?? null })
+      (entry) => ({ permissions: entry.permissions })
     );
   }
 
@@ -133,11 +187,11 @@ export class CredentialService {
   }
 
   authenticateRpc(token: string): RpcCredential | null {
-    return lookup(this.#rpc, token);
+    return this.#used(lookup(this.#rpc, token), 'rpc');
   }
 
   authenticateRest(key: string): RestCredential | null {
-    return lookup(this.#rest, key);
+    return this.#used(lookup(this.#rest, key), 'rest');
   }
 
   static permits(credential: RpcCredential, method: string): boolean {
@@ -145,7 +199,7 @@ export class CredentialService {
   }
 
   listRpcTokens(): RpcTokenView[] {
-    return this.#rpcTokens().map(withoutHash);
+    return this.#rpcTokens().map(this.#view);
   }
 
   createRpcToken(
@@ -201,7 +255,7 @@ export class CredentialService {
   }
 
   listApiKeys(): ApiKeyView[] {
-    return this.#apiKeys().map(withoutHash);
+    return this.#apiKeys().map(this.#view);
   }
 
   createApiKey(
@@ -227,6 +281,22 @@ export class CredentialService {
     this.refresh();
     this.audit.record(actor, 'api-key.create', name, { role });
     return { id: row.id, name, key, role };
+  }
+
+  /** A new secret for the same key; the old one stops working at once. */
+  rotateApiKey(id: string, actor: Actor): { id: string; name: string; key: string } {
+    const current = this.repo.activeApiKeys().find((r) => r.id === id);
+    if (!current) throw notFound('API key');
+    const key = newSecret('brk');
+    this.repo.updateApiKey(id, {
+      hash: hashSecret(key),
+      prefix: key.slice(0, 8),
+      rotatedAt: Date.now()
+    });
+    this.refresh();
+    this.bus.emit('credential.revoked', { kind: 'rest', id, name: current.name });
+    this.audit.record(actor, 'api-key.rotate', current.name);
+    return { id, name: current.name, key };
   }
 
   revokeApiKey(id: string, actor: Actor): void {

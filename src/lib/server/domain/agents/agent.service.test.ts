@@ -102,8 +102,12 @@ describe('AgentService: console agents (real SQLite)', () => {
     expect(create({ heartbeatMs: 10 })).toMatch(/^INVALID: heartbeatMs: /);
     expect(create({ heartbeatMs: 2 * 86_400_000 })).toMatch(/^INVALID: heartbeatMs: /);
     expect(create({ channel: 'a b' })).toMatch(/^INVALID: channel: /);
-    // A provider the config declares is accepted; it is not runnable yet, hence `error`.
-    expect(domain.agents.create({ ...HELPER, provider: 'local' }, OPERATOR).state).toBe('error');
+    // `openai` is a type for providers: entries, not a provider an agent names.
+    expect(create({ provider: 'openai' })).toBe(
+      'INVALID: provider: unknown provider openai (known: builtin, local)'
+    );
+    // A provider the config declares is accepted, and runs on the openai provider.
+    expect(domain.agents.create({ ...HELPER, provider: 'local' }, OPERATOR).state).toBe('idle');
   });
 
   it('leaves config agents to the config file', () => {

@@ -272,7 +272,7 @@ export class AgentService {
   }
 
   #providers(): string[] {
-    return [...new Set([...this.providers.names(), ...Object.keys(this.config.current.providers)])];
+    return this.providers.all();
   }
 
   #store(row: AgentRow): void {

@@ -1,4 +1,4 @@
-import type { AuditEntry } from '$lib/contracts/audit';
+import type { AuditEntry, AuditFilter } from '$lib/contracts/audit';
 import type { AuditRepository, AuditRow } from '../../db/repositories/audit.repository';
 import type { DomainBus } from '../bus';
 
@@ -36,8 +36,8 @@ export class AuditService {
     return entry;
   }
 
-  list(limit: number, before?: number): AuditEntry[] {
-    return this.repo.page(limit, before).map(toEntry);
+  list(limit: number, before?: number, filter: AuditFilter = {}): AuditEntry[] {
+    return this.repo.page(limit, before, filter).map(toEntry);
   }
 }
 

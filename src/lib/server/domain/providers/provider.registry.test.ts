@@ -5,6 +5,9 @@ import { BuiltinProvider } from './builtin.provider';
 import type { Provider, ProviderChunk } from './provider';
 import { ProviderRegistry, type ProviderSettings } from './provider.registry';
 
+/** The schema's defaults of an openai entry. */
+const DEFAULTS = { timeoutMs: 60_000, maxAttempts: 3, maxToolCalls: 8 };
+
 /** A provider that says which settings built it. */
 class SettingsProvider implements Provider {
   readonly name = 'settings';
@@ -44,7 +47,7 @@ describe('ProviderRegistry', () => {
 
   it('builds a providers: entry with the factory of its type, again when the entry changes', () => {
     let declared: BerthConfig['providers'] = {
-      local: { type: 'openai', baseUrl: 'http://127.0.0.1:11434/v1' }
+      local: { ...DEFAULTS, type: 'openai', baseUrl: 'http://127.0.0.1:11434/v1' }
     };
     const registry = new ProviderRegistry(() => declared);
     expect(registry.has('local')).toBe(false);
@@ -55,11 +58,15 @@ describe('ProviderRegistry', () => {
     registry.register('openai', (settings) => new SettingsProvider(settings));
     expect(registry.has('local')).toBe(true);
     const first = registry.resolve('local') as SettingsProvider;
-    expect(first.settings).toEqual({ type: 'openai', baseUrl: 'http://127.0.0.1:11434/v1' });
+    expect(first.settings).toEqual({
+      ...DEFAULTS,
+      type: 'openai',
+      baseUrl: 'http://127.0.0.1:11434/v1'
+    });
     expect(registry.resolve('local')).toBe(first);
 
     // A reload brings a new entry: the next turn gets a provider built from it.
-    declared = { local: { type: 'openai', baseUrl: 'http://127.0.0.1:8080/v1' } };
+    declared = { local: { ...DEFAULTS, type: 'openai', baseUrl: 'http://127.0.0.1:8080/v1' } };
     const second = registry.resolve('local') as SettingsProvider;
     expect(second).not.toBe(first);
     expect(second.settings?.baseUrl).toBe('http://127.0.0.1:8080/v1');
@@ -69,7 +76,9 @@ describe('ProviderRegistry', () => {
   });
 
   it('a factory registered again replaces the providers built by the old one', () => {
-    const declared = { local: { type: 'openai' as const, baseUrl: 'http://127.0.0.1:1/v1' } };
+    const declared = {
+      local: { ...DEFAULTS, type: 'openai' as const, baseUrl: 'http://127.0.0.1:1/v1' }
+    };
     const registry = new ProviderRegistry(() => declared);
     registry.register('openai', (settings) => new SettingsProvider(settings));
     const old = registry.resolve('local');

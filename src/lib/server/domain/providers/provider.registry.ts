@@ -11,15 +11,18 @@ export type ProviderSettings = BerthConfig['providers'][string];
  * settings; a `providers:` entry is built by the factory registered under its `type`, with
  * the entry.
  */
-export type ProviderFactory = (settings: ProviderSettings | null) => Provider;
+export type ProviderFactory = (settings: ProviderSettings | null, name: string) => Provider;
 
 /**
  * How an agent's provider name becomes a provider: a name registered here (`builtin` always
- * is), or a key of `providers:` whose `type` is registered (the runtime registers `openai`).
- * Read at each use, so a reload that adds, changes or drops an entry applies to the next turn.
+ * is), or a declared entry (berth.yaml's `providers:` and those added in the console) whose
+ * `type` is registered (the runtime registers `openai`). Read at each use, so a reload or a
+ * console change that adds, changes or drops an entry applies to the next turn.
  */
 export class ProviderRegistry {
   readonly #factories = new Map<string, ProviderFactory>();
+  /** Types that only build `providers:` entries: no agent names them directly. */
+  readonly #typesOnly = new Set<string>();
   /** Built providers by name, with the settings they were built from (null for direct names). */
   readonly #built = new Map<string, { settings: ProviderSettings | null; provider: Provider }>();
 
@@ -27,15 +30,23 @@ export class ProviderRegistry {
     this.register('builtin', () => new BuiltinProvider());
   }
 
-  register(name: string, factory: ProviderFactory): void {
+  /** `typeOnly`: the factory builds `providers:` entries of this type only (as `openai`). */
+  register(name: string, factory: ProviderFactory, { typeOnly = false } = {}): void {
     this.#factories.set(name, factory);
+    if (typeOnly) this.#typesOnly.add(name);
+    else this.#typesOnly.delete(name);
     for (const [built, { settings }] of this.#built)
       if (built === name || settings?.type === name) this.#built.delete(built);
   }
 
   /** Names registered to be used directly by an agent. */
   names(): string[] {
-    return [...this.#factories.keys()];
+    return [...this.#factories.keys()].filter((name) => !this.#typesOnly.has(name));
+  }
+
+  /** Every name an agent may pick: the registered ones, then the declared entries. */
+  all(): string[] {
+    return [...new Set([...this.names(), ...Object.keys(this.declared())])];
   }
 
   /** Whether `name` resolves to a provider, without building it. */
@@ -54,7 +65,7 @@ export class ProviderRegistry {
     }
     const built = this.#built.get(name);
     if (built && built.settings === settings) return built.provider;
-    const provider = factory(settings);
+    const provider = factory(settings, name);
     this.#built.set(name, { settings, provider });
     return provider;
   }
@@ -62,6 +73,7 @@ export class ProviderRegistry {
   /** A `providers:` entry wins over a registered name, as the config file is the operator's. */
   #lookup(name: string): { factory?: ProviderFactory; settings: ProviderSettings | null } {
     const settings = Object.hasOwn(this.declared(), name) ? this.declared()[name]! : null;
+    if (!settings && this.#typesOnly.has(name)) return { settings };
     return { factory: this.#factories.get(settings ? settings.type : name), settings };
   }
 }

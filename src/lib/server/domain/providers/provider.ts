@@ -23,12 +23,24 @@ export interface ProviderRequest {
 
 export type ProviderChunk =
   | { type: 'delta'; text: string }
+  /** A tool call the provider ran through `runSkill`: recorded in the session. */
+  | {
+      type: 'tool';
+      skillId: string;
+      params: Record<string, unknown>;
+      output?: unknown;
+      error?: string;
+    }
   | { type: 'done'; text: string; usage: { prompt: number; completion: number } };
 
 /** How an agent thinks: a stream of reply pieces, then the whole reply with token counts. */
 export interface Provider {
   readonly name: string;
   run(request: ProviderRequest): AsyncIterable<ProviderChunk>;
+  /** Rejects, in words, when the provider cannot be reached (a model endpoint); none: always. */
+  check?(signal: AbortSignal): Promise<void>;
+  /** The model ids the endpoint lists (Settings → Providers' "test connection"). */
+  models?(signal: AbortSignal): Promise<string[]>;
 }
 
 /** A rough token count (4 characters a token) for providers that report none. */

@@ -42,7 +42,7 @@ describe('ChatSessionService (real SQLite)', () => {
     const older = domain.chatSessions.get(t.sessionId, 10, all[1]!.messageId).messages;
     expect(older.map((m) => m.messageId)).toEqual([all[0]!.messageId]);
     expect(() => domain!.chatSessions.get(t.sessionId, 10, 'nope')).toThrow(/before/);
-    expect(domain.chatSessions.list(undefined, 10).sessions.map((s) => s.key)).toContain('paged');
+    expect(domain.chatSessions.list({}, 10).sessions.map((s) => s.key)).toContain('paged');
     expect(domain.chatSessions.delete(t.sessionId)).toEqual({
       sessionId: t.sessionId,
       deleted: true
@@ -63,7 +63,7 @@ describe('ChatSessionService (real SQLite)', () => {
       sessionId = t.sessionId;
     }
     expect(domain.chatSessions.get(sessionId, 1).session.messageCount).toBe(6);
-    const listed = domain.chatSessions.list(undefined, 10).sessions;
+    const listed = domain.chatSessions.list({}, 10).sessions;
     expect(listed.find((s) => s.key === 'counted')?.messageCount).toBe(6);
     expect(listed.find((s) => s.key === 'other')?.messageCount).toBe(2);
     domain.chatSessions.compact(sessionId);

@@ -1,9 +1,11 @@
 import type { MessageRecord, SessionRecord } from '$lib/contracts/assistant';
+import type { SessionFilter } from '$lib/contracts/sessions';
 import type {
   ChatSessionRow,
   MessageRow,
   SessionRepository
 } from '../../db/repositories/session.repository';
+import type { Actor, AuditService } from '../audit/audit.service';
 import type { DomainBus } from '../bus';
 import { decodeCursor, paginate } from '../cursor';
 import { invalid, notFound } from '../../errors';
@@ -15,11 +17,12 @@ const KEEP_AFTER_COMPACTION = 4;
 export class ChatSessionService {
   constructor(
     private readonly sessions: SessionRepository,
-    private readonly bus: DomainBus
+    private readonly bus: DomainBus,
+    private readonly audit: AuditService
   ) {}
 
-  list(agentName: string | undefined, limit: number, cursor?: string) {
-    const rows = this.sessions.page(agentName, limit + 1, decodeCursor(cursor));
+  list(filter: SessionFilter, limit: number, cursor?: string) {
+    const rows = this.sessions.page(filter, limit + 1, decodeCursor(cursor));
     const { items, nextCursor } = paginate(rows, limit, (r) => [r.updatedAt, r.id], toRecord);
     return { sessions: items, nextCursor };
   }
@@ -43,10 +46,18 @@ export class ChatSessionService {
     };
   }
 
-  compact(sessionId: string): { sessionId: string; compactedMessages: number; summary: string } {
+  /** Folds all but the newest messages into the summary; a console user's is audited. */
+  compact(
+    sessionId: string,
+    actor?: Actor
+  ): { sessionId: string; compactedMessages: number; summary: string } {
     const result = this.sessions.compact(sessionId, KEEP_AFTER_COMPACTION, summarize, Date.now());
     if (!result) throw notFound('Session');
     const session = this.sessions.byId(sessionId)!;
+    if (actor)
+      this.audit.record(actor, 'session.compact', `${session.agentName}/${session.key}`, {
+        messages: result.removed
+      });
     this.bus.emit('session.changed', {
       sessionId,
       agentName: session.agentName,
@@ -55,9 +66,10 @@ export class ChatSessionService {
     return { sessionId, compactedMessages: result.removed, summary: result.summary };
   }
 
-  delete(sessionId: string): { sessionId: string; deleted: true } {
+  delete(sessionId: string, actor?: Actor): { sessionId: string; deleted: true } {
     const row = this.sessions.delete(sessionId);
     if (!row) throw notFound('Session');
+    if (actor) this.audit.record(actor, 'session.delete', `${row.agentName}/${row.key}`);
     this.bus.emit('session.changed', { sessionId, agentName: row.agentName, change: 'deleted' });
     return { sessionId, deleted: true };
   }

@@ -89,8 +89,9 @@ describe('TurnRunner (real SQLite)', () => {
       providers: { local: { type: 'openai', baseUrl: 'http://127.0.0.1:11434/v1' } }
     });
     const d = domain;
+    // The runtime's openai provider: it needs a model, which neither the agent nor the entry names.
     expect((await d.turns.waitFor(send(d).turnId, 5000)).error).toBe(
-      'Provider local is not available: providers.local has type openai, and no provider of that type is registered'
+      "provider local has no model: set the agent's model or providers.local.model"
     );
     d.providers.register('openai', (settings) => ({
       name: 'openai',

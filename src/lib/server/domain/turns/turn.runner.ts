@@ -3,7 +3,7 @@ import type { TurnRepository, TurnRow } from '../../db/repositories/turn.reposit
 import { storageFault } from '../../db/storage-fault';
 import type { AgentService } from '../agents/agent.service';
 import type { DomainBus } from '../bus';
-import type { ProviderRequest } from '../providers/provider';
+import type { ProviderChunk, ProviderRequest } from '../providers/provider';
 import type { SkillService } from '../skills/skill.service';
 import { whenStored } from '../storage-retry';
 import { toRecord } from './turn.record';
@@ -16,6 +16,15 @@ const HISTORY_LIMIT = 40;
  * ended it; the turn stays `running` for recovery at the next start).
  */
 export type RunOutcome = 'done' | 'requeued' | 'stopped';
+
+/** The abort reason of a turn cancelled on request (not by a stop): it ends `cancelled`. */
+export class TurnCancel extends Error {
+  constructor(readonly by: string) {
+    super(`cancelled by ${by}`);
+  }
+}
+
+type ToolRecord = Extract<ProviderChunk, { type: 'tool' }>;
 
 /**
  * Runs one claimed turn: the session's history (after its summary, each message with its
@@ -52,6 +61,7 @@ export class TurnRunner {
       const offered = this.#offeredSkills(agent.skills, row.context);
       let reply = '';
       let usage = { prompt: 0, completion: 0 };
+      const tools: ToolRecord[] = [];
       for await (const chunk of provider.run({
         agentName: agent.name,
         model: row.model ?? agent.model ?? null,
@@ -81,16 +91,17 @@ export class TurnRunner {
             agentName: row.agentName,
             text: chunk.text
           });
+        else if (chunk.type === 'tool') tools.push(chunk);
         else {
           reply = chunk.text;
           usage = chunk.usage;
         }
       }
-      if (signal.aborted) return 'stopped';
-      await stored(() => this.#complete(row, reply, usage));
+      if (signal.aborted) return this.#aborted(row, signal);
+      await stored(() => this.#complete(row, reply, usage, tools));
       return signal.aborted ? 'stopped' : 'done';
     } catch (err) {
-      if (signal.aborted) return 'stopped';
+      if (signal.aborted) return this.#aborted(row, signal);
       if (storageFault(err)) {
         // Storage failed the run before it had a reply (its history could not be read): the
         // turn goes back to the queue rather than failing for a passing fault.
@@ -110,6 +121,23 @@ export class TurnRunner {
     }
   }
 
+  /** Stopped (the turn stays running for recovery), or cancelled on request (recorded). */
+  #aborted(row: TurnRow, signal: AbortSignal): RunOutcome {
+    if (!(signal.reason instanceof TurnCancel)) return 'stopped';
+    try {
+      const cancelled = this.turns.finish(row.id, {
+        state: 'cancelled',
+        error: signal.reason.message,
+        finishedAt: Date.now()
+      });
+      if (cancelled) this.bus.emit('turn.changed', toRecord(cancelled));
+      return 'done';
+    } catch {
+      // Storage refused the record: the turn stays running, for recovery at the next start.
+      return 'stopped';
+    }
+  }
+
   /** The agent's allowed skills (all when it lists none), narrowed by a request's skill_ids. */
   #offeredSkills(allowed: string[], context: Record<string, unknown> | null) {
     const requested = Array.isArray(context?.skillIds) ? (context.skillIds as unknown[]) : [];
@@ -123,10 +151,30 @@ export class TurnRunner {
    * The reply, its announcement and the `completed` state commit together, so a retry after a
    * refused commit cannot post the reply twice; subscribers hear of them once committed.
    */
-  #complete(row: TurnRow, reply: string, usage: { prompt: number; completion: number }): void {
+  #complete(
+    row: TurnRow,
+    reply: string,
+    usage: { prompt: number; completion: number },
+    tools: ToolRecord[]
+  ): void {
     const now = Date.now();
     const { messages, done } = this.turns.atomically(() => {
-      const posted = [
+      // The tool calls the model made, in order, before its reply: `{skill, params, output}`.
+      const posted = tools.map((tool) =>
+        this.sessions.appendMessage(row.sessionId, {
+          id: crypto.randomUUID(),
+          role: 'tool',
+          content: JSON.stringify({
+            skill: tool.skillId,
+            params: tool.params,
+            ...(tool.error === undefined ? { output: tool.output } : { error: tool.error })
+          }),
+          turnId: row.id,
+          channel: row.channel,
+          createdAt: now
+        })
+      );
+      posted.push(
         this.sessions.appendMessage(row.sessionId, {
           id: crypto.randomUUID(),
           role: 'assistant',
@@ -136,7 +184,7 @@ export class TurnRunner {
           tokens: usage.completion,
           createdAt: now
         })
-      ];
+      );
       if (row.delivery === 'announce') {
         const announced = this.#announce(row, reply, now);
         if (announced) posted.push(announced);
@@ -155,8 +203,8 @@ export class TurnRunner {
         sessionId: message.sessionId,
         agentName: row.agentName,
         messageId: message.id,
-        role: 'assistant',
-        content: reply
+        role: message.role,
+        content: message.content
       });
     // Last, so whoever sees `completed` also sees the reply and its announcement.
     if (done) this.bus.emit('turn.changed', toRecord(done));

@@ -122,7 +122,9 @@ describe('TurnService (real SQLite)', () => {
       delivery: 'announce'
     });
     await domain.turns.waitFor(turnId, 5000);
-    const main = domain.chatSessions.list('main', 10).sessions.find((s) => s.key === 'main')!;
+    const main = domain.chatSessions
+      .list({ agent: 'main' }, 10)
+      .sessions.find((s) => s.key === 'main')!;
     const { messages } = domain.chatSessions.get(main.sessionId, 10);
     expect(messages).toEqual([
       expect.objectContaining({ role: 'assistant', channel: 'announce', turnId })

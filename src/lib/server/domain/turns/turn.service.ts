@@ -4,11 +4,11 @@ import type { InputTrust, TurnState } from '../../db/schema';
 import type { AgentService } from '../agents/agent.service';
 import type { DomainBus } from '../bus';
 import { decodeCursor, paginate } from '../cursor';
-import { DomainError, notFound } from '../../errors';
+import { DomainError, invalid, notFound } from '../../errors';
 import { RetryLater } from '../storage-retry';
 import type { RunningTurns } from './running-turns';
 import { isFinal, toRecord } from './turn.record';
-import type { TurnRunner } from './turn.runner';
+import { TurnCancel, type TurnRunner } from './turn.runner';
 
 /** Re-exported: the chat handler imports it from here. */
 export { isFinal } from './turn.record';
@@ -148,6 +148,31 @@ export class TurnService {
     const row = this.turns.byId(turnId);
     if (!row) throw notFound('Turn');
     return toRecord(row);
+  }
+
+  /**
+   * Cancels a queued or running turn. A running one is aborted (its provider's request with
+   * it) and ends `cancelled` once its run unwinds; the record returned may still say running.
+   */
+  cancel(turnId: string, by: string): TurnRecord {
+    const row = this.turns.byId(turnId);
+    if (!row) throw notFound('Turn');
+    const reason = new TurnCancel(by);
+    if (row.state === 'queued') {
+      const cancelled = this.turns.cancelOneQueued(turnId, reason.message, Date.now());
+      if (cancelled) {
+        this.#addQueued(row.agentName, -1);
+        this.bus.emit('turn.changed', toRecord(cancelled));
+        return toRecord(cancelled);
+      }
+    }
+    const running = this.#aborts.get(turnId);
+    if (running) {
+      running.abort(reason);
+      return toRecord(row);
+    }
+    const now = this.turns.byId(turnId)!;
+    throw invalid(`Turn ${turnId} is ${now.state}: only a queued or running turn can be cancelled`);
   }
 
   list(

@@ -11,6 +11,8 @@ import { dummyHash, hashPassword, verifyPassword } from './password';
 export type LoginResult =
   | { ok: true; user: User; token: string; expiresAt: number }
   | { ok: false; reason: 'invalid' }
+  /** Only said to someone who gave the right password: it tells nobody else the account exists. */
+  | { ok: false; reason: 'disabled' }
   | { ok: false; reason: 'throttled'; retryAfterSeconds: number };
 
 export class UserService {
@@ -139,7 +141,7 @@ export class UserService {
       this.audit.record({ id: row?.id ?? null, email, ip: meta.ip }, 'login.failed', email, {
         why
       });
-      return { ok: false, reason: 'invalid' };
+      return { ok: false, reason: why === 'account disabled' ? 'disabled' : 'invalid' };
     }
     // Only the account is cleared: one good login must not reset an address's guesses.
     this.throttle.account.succeed(account);

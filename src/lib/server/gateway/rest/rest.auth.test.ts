@@ -11,7 +11,9 @@ const config = {
   digest: Buffer.alloc(32),
   source: 'config',
   prefix: null,
-  createdAt: null
+  createdAt: null,
+  lastUsedAt: null,
+  rotatedAt: null
 } as const;
 const keys: Record<string, RestCredential> = {
   'viewer-key-0123456789': { ...config, id: 'v', name: 'dash', role: 'viewer' },

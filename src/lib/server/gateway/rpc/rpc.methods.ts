@@ -91,14 +91,13 @@ const HANDLERS: { [N in RpcMethodName]: Handler<N> } = {
     return { messageId, status: 'queued' as const, turnId, sessionId };
   },
   'session.list': (p, { deps }) =>
-    deps.chatSessions.list(p.agentName, p.limit ?? DEFAULT_LIMIT, p.cursor),
+    deps.chatSessions.list({ agent: p.agentName }, p.limit ?? DEFAULT_LIMIT, p.cursor),
   'session.get': (p, { deps }) =>
     deps.chatSessions.get(p.sessionId, p.limit ?? DEFAULT_LIMIT, p.before),
   'session.compact': (p, { deps }) => deps.chatSessions.compact(p.sessionId),
   'session.delete': (p, { deps }) => deps.chatSessions.delete(p.sessionId),
   'system.health': async (_p, { deps, readiness }) => {
-    const ready = await readiness();
-    const providers = providerCheck(deps);
+    const [ready, providers] = await Promise.all([readiness(), deps.providerHealth.check()]);
     const status: 'ok' | 'degraded' =
       ready.checks.database.status === 'ok' &&
       ready.checks.engine.status === 'ok' &&
@@ -136,6 +135,7 @@ const HANDLERS: { [N in RpcMethodName]: Handler<N> } = {
       p.cursor
     ),
   'turn.get': (p, { deps }) => deps.turns.get(p.turnId),
+  'turn.cancel': (p, { deps, caller }) => deps.turns.cancel(p.turnId, caller.name),
   'turn.list': (p, { deps }) =>
     deps.turns.list(
       { agentName: p.agentName, state: p.state, sessionId: p.sessionId },
@@ -156,17 +156,3 @@ export const METHODS: ReadonlyMap<string, RpcMethod> = new Map(
     { ...RPC_CONTRACTS[name], handler: HANDLERS[name] }
   ])
 );
-
-/** Whether every enabled agent's provider can run; from the definitions, not state (no SQL). */
-function providerCheck(deps: GatewayDeps): { status: 'ok' | 'error'; detail?: string } {
-  const broken: string[] = [];
-  for (const agent of deps.agents.all()) {
-    if (agent.disabled) continue;
-    try {
-      deps.agents.provider(agent);
-    } catch {
-      broken.push(`${agent.name}: provider ${agent.provider} is not available`);
-    }
-  }
-  return broken.length ? { status: 'error', detail: broken.join('; ') } : { status: 'ok' };
-}

@@ -4,5 +4,5 @@ import { roleProcedure, router } from '../init';
 export const auditRouter = router({
   list: roleProcedure('admin')
     .input(auditListInput)
-    .query(({ ctx, input }) => ctx.app.audit.list(input.limit, input.before))
+    .query(({ ctx, input }) => ctx.app.audit.list(input.limit, input.before, input))
 });

@@ -49,6 +49,10 @@ const apiKeys = router({
     .mutation(({ ctx, input }) =>
       ctx.app.gateway.credentials.createApiKey(input.name, input.role, ctx.actor)
     ),
+  rotate: admin.input(credentialIdInput).mutation(({ ctx, input }) => {
+    refuseConfigEntry(input.id, 'API key');
+    return ctx.app.gateway.credentials.rotateApiKey(input.id, ctx.actor);
+  }),
   revoke: admin.input(credentialIdInput).mutation(({ ctx, input }) => {
     refuseConfigEntry(input.id, 'API key');
     ctx.app.gateway.credentials.revokeApiKey(input.id, ctx.actor);

@@ -1,0 +1,35 @@
+import { expect, test } from '@playwright/test';
+import { ADMIN, hydrated, signIn } from './helpers';
+
+test('the audit log filters by kind and text, and shows details in words', async ({ page }) => {
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await expect(page).toHaveURL(/\/$/);
+  // The header's identity leads to the account page.
+  await page
+    .getByRole('banner')
+    .getByRole('link', { name: /Ada Admin/ })
+    .click();
+  await expect(page).toHaveURL(/\/account$/);
+
+  await page.goto('/audit');
+  await hydrated(page);
+  const table = page.getByRole('table', { name: 'Audit log' });
+  const actions = table.locator('tbody code.action');
+  await expect(actions.first()).toBeVisible();
+
+  await page.getByLabel('What').selectOption('login');
+  await expect(actions.first()).toHaveText(/^login/);
+  for (const text of await actions.allTextContents()) expect(text).toMatch(/^login(\.|$)/);
+
+  await page.getByLabel('What').selectOption('');
+  await page.getByLabel('Search').fill('system.start');
+  await expect(actions.first()).toHaveText('system.start');
+  for (const text of await actions.allTextContents()) expect(text).toBe('system.start');
+
+  await page.getByLabel('Search').fill('no-such-thing-anywhere');
+  await expect(table).toContainText('Nothing recorded yet.');
+  // No raw `key=null` or `[]` reaches the page.
+  await page.getByLabel('Search').fill('');
+  await expect(actions.first()).toBeVisible();
+  await expect(table).not.toContainText('=null');
+});

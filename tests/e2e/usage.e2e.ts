@@ -1,0 +1,51 @@
+import { expect, test } from '@playwright/test';
+import { ADMIN, apiKey, hydrated, signIn } from './helpers';
+
+test('usage shows the messages and turns of work done over REST, by day and by agent', async ({
+  page
+}) => {
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto('/usage');
+  await hydrated(page);
+  const totals = page.getByRole('list', { name: 'Totals in the range' });
+  await expect(totals).not.toContainText('…');
+  const count = async (what: string) =>
+    Number(
+      (await totals.locator('li', { hasText: what }).locator('.figure').textContent())!.replace(
+        /\D/g,
+        ''
+      )
+    );
+  const [messagesBefore, turnsBefore] = [await count('messages'), await count('turns')];
+
+  const key = await apiKey(page, 'e2e-usage');
+  for (const message of ['help', 'status', 'help']) {
+    const res = await page.request.post('/api/v1/chat/send', {
+      headers: { authorization: `Bearer ${key}` },
+      data: { message, session: 'e2e-usage' }
+    });
+    expect(res.status()).toBe(200);
+  }
+  await page.reload();
+  await hydrated(page);
+  await expect(totals).not.toContainText('…');
+  // Each turn records the user's message and the reply.
+  expect(await count('messages')).toBe(messagesBefore + 6);
+  expect(await count('turns')).toBe(turnsBefore + 3);
+
+  const byAgent = page.getByRole('list', { name: 'Messages by agent' });
+  await expect(byAgent.locator('li', { hasText: 'main' })).toBeVisible();
+  await page.getByLabel('Turns').check();
+  await expect(page.getByRole('list', { name: 'Turns by agent' })).toBeVisible();
+  const today = new Date().toISOString().slice(0, 10);
+  await page.getByText('Figures').click();
+  const row = page.getByRole('table', { name: 'Turns per day' }).locator('tr', { hasText: today });
+  await expect(row).toContainText(String(turnsBefore + 3));
+
+  // A range with nothing in it says so.
+  await page.getByLabel('From', { exact: true }).fill('2001-01-01');
+  await page.getByLabel('To', { exact: true }).fill('2001-01-02');
+  await page.getByLabel('To', { exact: true }).dispatchEvent('change');
+  await expect(page.getByText('Nothing in this range.')).toBeVisible();
+});
