@@ -2,6 +2,7 @@
  * Durable webhook throughput: POST /hooks/wake with a unique body per request (each event
  * committed to SQLite before its 200) against a bare node:http server answering the same JSON,
  * measured in the same run with the same wrk Lua script; Berth's RSS is sampled during load.
+ * Each request is also written to the webhook delivery log (batched), counted at the end.
  * Run: `node bench/webhooks.bench.ts` (after `npm run build`; needs wrk).
  */
 import Database from 'better-sqlite3';
@@ -83,6 +84,10 @@ const best = (runs: Run[]) => runs.reduce((a, b) => (b.rps > a.rps ? b : a));
 const berthRun = best(berthRuns);
 const bareRun = best(bareRuns);
 
+bare.proc.kill();
+berth.kill('SIGTERM');
+await new Promise((r) => berth.once('exit', r));
+// Read after Berth stops: its shutdown writes the last deliveries and trims the log.
 const db = new Database(join(dataDir, 'berth.db'), { readonly: true });
 const rows = (
   db.prepare("select count(*) n from system_events where source = 'webhook'").get() as {
@@ -92,11 +97,12 @@ const rows = (
 const distinct = (
   db.prepare('select count(distinct text) n from system_events').get() as { n: number }
 ).n;
+// The delivery log keeps the newest 10,000 rows; every one of them a 200 to /wake.
+const logged = db
+  .prepare("select count(*) n, sum(status = 200 and kind = 'wake') ok from webhook_deliveries")
+  .get() as { n: number; ok: number };
 db.close();
 
-bare.proc.kill();
-berth.kill('SIGTERM');
-await new Promise((r) => berth.once('exit', r));
 rmSync(dataDir, { recursive: true, force: true });
 
 const ratio = berthRun.rps / bareRun.rps;
@@ -109,6 +115,11 @@ const table: [string, string, string][] = [
   ['same POST, bare node:http', `${bareRun.rps} req/s (p99 ${bareRun.p99})`, ''],
   ['ratio Berth / bare', ratio.toFixed(2), 'target ≥ 0.40'],
   ['Berth RSS idle → peak during the runs', `${idleRss} → ${peakRss} MiB`, ''],
+  [
+    'deliveries in the log (capped)',
+    `${logged.n} rows, ${logged.ok} of them 200s to /wake`,
+    'rows = 200s, ≤ 10000'
+  ],
   [
     'events committed (warm-up + run)',
     `${rows} rows, ${distinct} distinct texts`,
@@ -123,4 +134,5 @@ console.log(
 );
 for (const [name, value, target] of table)
   console.log(`${name.padEnd(36)} ${value.padEnd(44)} ${target}`);
-if (ratio < 0.4 || rows !== distinct) process.exitCode = 1;
+if (ratio < 0.4 || rows !== distinct || logged.n !== logged.ok || logged.n > 10_000)
+  process.exitCode = 1;

@@ -114,7 +114,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
   });
   const engineStreams = registryEngineStreams(engines);
   const { audit, loginSessions, users, credentials, idempotency } = services;
-  const { skills, agents, turns, events, chatSessions, usage, providerHealth } = services;
+  const { skills, agents, turns, events, chatSessions, usage, providerHealth, webhooks } = services;
 
   await bootstrapAdmin(users, env, logger);
   loginSessions.purgeExpired();
@@ -156,6 +156,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     chatSessions,
     skills,
     usage,
+    webhooks,
     credentials,
     authThrottle,
     audit,
@@ -188,6 +189,8 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     // Announces each agent that came, went or changed; heartbeats and queues follow that.
     agents.apply(next);
     credentials.apply(next);
+    webhooks.mappings.apply(next);
+    webhooks.tokens.apply(next);
     engines.apply(next.engines);
     buildRoutes();
   });
@@ -298,6 +301,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
       clearInterval(purge);
       clearInterval(purgeIdempotency);
       usage.stop();
+      webhooks.deliveries.stop();
       credentials.stop();
       databaseHealth.stop();
       database.close();

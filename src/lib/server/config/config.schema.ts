@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { agentSettingsSchema } from '$lib/contracts/agents';
-import { agentNameSchema, sessionKeySchema } from '$lib/contracts/fields';
+import { agentNameSchema } from '$lib/contracts/fields';
 import { roleSchema } from '$lib/contracts/roles';
+import { webhookMappingSchema } from '$lib/contracts/webhooks';
 
 const rpcToken = z.strictObject({
   name: z.string().min(1),
@@ -17,26 +18,6 @@ const apiKey = z.strictObject({
 
 /** Up to ten minutes; 0 answers 202 at once. */
 const waitMs = z.number().int().min(0).max(600_000);
-
-/** A path segment that would reach an object's prototype; templates never resolve one either. */
-const PROTOTYPE_SEGMENT = /(?:^|[.[\]])(?:__proto__|prototype|constructor)(?:[.[\]]|$)/;
-
-const matchKey = z
-  .string()
-  .regex(/^(headers|body)\./, 'must start with headers. or body.')
-  .refine(
-    (key) => !PROTOTYPE_SEGMENT.test(key),
-    'must not name __proto__, prototype or constructor (a condition there could never hold)'
-  );
-
-const mapping = z.strictObject({
-  match: z.record(matchKey, z.unknown()).default({}),
-  message: z.string().min(1),
-  session: sessionKeySchema.optional(),
-  model: z.string().min(1).optional(),
-  agent: agentNameSchema.optional(),
-  delivery: z.enum(['announce', 'none']).default('announce')
-});
 
 /** A remote engine; `local` is the machine's own (its socket or DOCKER_HOST). */
 const engine = z.strictObject({
@@ -165,7 +146,7 @@ export const configSchema = z.strictObject({
           windowMs: z.number().int().min(100).default(60_000)
         })
         .prefault({}),
-      mappings: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), mapping).default({}),
+      mappings: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), webhookMappingSchema).default({}),
       // What a sender of /agent may choose; mappings are the operator's and are not limited.
       allowedSessionPrefixes: z.array(sessionPrefix).default(['webhook:']),
       /** Models a sender may name in /agent's `model`; `'*'` allows any, none (default) refuses all. */

@@ -6,7 +6,8 @@ import { dirname } from 'node:path';
 import * as schema from './schema';
 import { BUSY_TIMEOUT_MS } from './storage-fault';
 
-export type Db = BetterSQLite3Database<typeof schema>;
+/** drizzle() returns the database with its better-sqlite3 handle (`$client`, for raw statements). */
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
 export interface OpenedDatabase {
   db: Db;

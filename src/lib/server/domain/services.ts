@@ -18,6 +18,7 @@ import { SkillRunRepository } from '../db/repositories/skill-run.repository';
 import { TurnRepository } from '../db/repositories/turn.repository';
 import { UsageRepository } from '../db/repositories/usage.repository';
 import { UserRepository } from '../db/repositories/user.repository';
+import { WebhookRepository } from '../db/repositories/webhook.repository';
 import type { EngineRegistry } from '../engine/engine.registry';
 import { TlsFiles } from '../engine/tls-files';
 import { CredentialService } from './access/credential.service';
@@ -49,6 +50,9 @@ import { UsageService } from './usage/usage.service';
 import { LoginSessionService } from './users/login-session.service';
 import { ACCOUNT_THROTTLE, ADDRESS_THROTTLE, LoginThrottle } from './users/login-throttle';
 import { UserService } from './users/user.service';
+import { DeliveryLogService } from './webhooks/delivery-log.service';
+import { WebhookMappingService } from './webhooks/webhook-mapping.service';
+import { WebhookTokenService } from './webhooks/webhook-token.service';
 
 export interface ServiceSources {
   db: Db;
@@ -117,6 +121,13 @@ export function createServices({ db, config, bus, engines, engineKeysDir }: Serv
   const events = new EventService(eventRepo, agents, turns, bus);
   const chatSessions = new ChatSessionService(chatSessionRepo, bus, audit);
   const usage = new UsageService(new UsageRepository(db));
+  const webhookRepo = new WebhookRepository(db);
+  const mappings = new WebhookMappingService(config, webhookRepo, agents, turns, audit);
+  const webhooks = {
+    mappings,
+    tokens: new WebhookTokenService(webhookRepo, config.current, audit),
+    deliveries: new DeliveryLogService(webhookRepo, mappings, audit)
+  };
   const engineAccess = new EngineAccess(engines, audit);
   const engine = {
     containers: new ContainerService(engineAccess),
@@ -148,6 +159,7 @@ export function createServices({ db, config, bus, engines, engineKeysDir }: Serv
     events,
     chatSessions,
     usage,
+    webhooks,
     engine
   };
 }

@@ -37,6 +37,7 @@ export function testDomain(
       services.events.stop();
       services.turns.stop();
       services.usage.stop();
+      services.webhooks.deliveries.stop();
       database.close();
       if (removeDir) rmSync(dir, { recursive: true, force: true });
     }

@@ -11,6 +11,7 @@ import type { ChatSessionService } from '../domain/sessions/chat-session.service
 import type { SkillService } from '../domain/skills/skill.service';
 import type { TurnService } from '../domain/turns/turn.service';
 import type { UsageService } from '../domain/usage/usage.service';
+import type { Services } from '../domain/services';
 import type { EngineClient } from '../engine/engine.client';
 import type { Logger } from '../logger';
 import type { AuthThrottle } from './auth/auth-throttle';
@@ -27,6 +28,8 @@ export interface GatewayDeps {
   chatSessions: ChatSessionService;
   skills: SkillService;
   usage: UsageService;
+  /** Webhook mappings (file and console), webhook tokens and the delivery log. */
+  webhooks: Services['webhooks'];
   credentials: CredentialService;
   /** Failed authentications per client address, checked before any credential is. */
   authThrottle: AuthThrottle;

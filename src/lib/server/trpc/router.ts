@@ -8,6 +8,7 @@ import { sessionsRouter } from './routers/sessions.router';
 import { usageRouter } from './routers/usage.router';
 import { systemRouter } from './routers/system.router';
 import { usersRouter } from './routers/users.router';
+import { webhooksRouter } from './routers/webhooks.router';
 
 export const appRouter = router({
   users: usersRouter,
@@ -18,6 +19,7 @@ export const appRouter = router({
   engine: engineRouter,
   providers: providersRouter,
   sessions: sessionsRouter,
-  usage: usageRouter
+  usage: usageRouter,
+  webhooks: webhooksRouter
 });
 export type AppRouter = typeof appRouter;

@@ -24,8 +24,6 @@ export type RpcCredential = Held<{ permissions: string[] }>;
 export type RestCredential = Held<{ role: Role }>;
 
 export const hashSecret = (secret: string): string => hash('sha256', secret, 'hex');
-const digestOf = (secret: string): Buffer => Buffer.from(hashSecret(secret), 'hex');
-
 function newSecret(prefix: string): string {
   const bytes = new Uint8Array(20);
   crypto.getRandomValues(bytes);
@@ -106,12 +104,12 @@ const withoutHash = <T extends { hash: string; digest: Buffer }>({
 
 /**
  * RPC tokens and REST API keys, from the config file (read-only) and the console (SQLite, only
- * their SHA-256 kept, the secret shown once), plus the webhook token. Lookups are in memory.
+ * their SHA-256 kept, the secret shown once). Lookups are in memory; webhook tokens live in
+ * domain/webhooks.
  */
 export class CredentialService {
   #rpc = new Map<string, RpcCredential>();
   #rest = new Map<string, RestCredential>();
-  #webhookHash: Buffer | null = null;
   #config: BerthConfig;
   /**
    * Last uses seen since start, by credential id (a config entry's are known only here), and
@@ -168,8 +166,6 @@ export class CredentialService {
   refresh(): void {
     this.#rpc = byHash(this.#rpcTokens());
     this.#rest = byHash(this.#apiKeys());
-    const webhook = this.#config.webhooks.token;
-    this.#webhookHash = webhook ? digestOf(webhook) : null;
   }
 
   #rpcTokens(): RpcCredential[] {
@@ -196,15 +192,6 @@ export class CredentialService {
 
   authenticateRest(key: string): RestCredential | null {
     return this.#used(lookup(this.#rest, key), 'rest');
-  }
-
-  webhookTokenMatches(token: string): boolean {
-    if (!this.#webhookHash || !token || token.length > 512) return false;
-    return timingSafeEqual(this.#webhookHash, digestOf(token));
-  }
-
-  get webhookTokenConfigured(): boolean {
-    return this.#webhookHash !== null;
   }
 
   static permits(credential: RpcCredential, method: string): boolean {

@@ -2,8 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { BerthConfig } from '../../config/config.schema';
 import type { Answer } from '../../domain/access/idempotency.service';
 import type { GatewayDeps } from '../gateway.deps';
-import { mappingMatches } from './mapping';
-import { renderTemplate, type TemplateSource } from './template';
+import type { ActiveMapping } from '../../domain/webhooks/webhook-mapping.service';
 import { badRequest, WebhookError } from './webhook.errors';
 import { agentBody, parseBody, wakeBody, type AgentBody } from './webhook.schemas';
 
@@ -50,27 +49,16 @@ export const agentAction: WebhookAction = (deps, raw, _headers, key) => {
   });
 };
 
-export function mappingAction(name: string): WebhookAction {
-  return (deps, body, headers, key) => {
-    const mapping = deps.config.current.webhooks.mappings[name];
-    if (!mapping) throw new WebhookError(404, 'not_found', `No webhook mapping named ${name}`);
-    const source: TemplateSource = { body, headers: templateHeaders(headers) };
-    return deps.idempotency.once(`webhook:mapping:${name}`, key, () => {
-      if (!mappingMatches(mapping.match, source)) return ok({ message: 'ignored', matched: false });
-      const agentName = mapping.agent ?? deps.agents.defaultAgent().name;
-      if (!deps.agents.find(agentName))
+/** A mapping found per request (domain/webhooks): the route never holds a table of them. */
+export function mappingAction(active: ActiveMapping): WebhookAction {
+  const { name } = active;
+  return (deps, body, headers, key) =>
+    deps.idempotency.once(`webhook:mapping:${name}`, key, () => {
+      const outcome = deps.webhooks.mappings.deliver(active, body, headers);
+      if (outcome.kind === 'ignored') return ok({ message: 'ignored', matched: false });
+      if (outcome.kind === 'agent-missing')
         throw new WebhookError(500, 'internal', `Mapping ${name} names an unknown agent`);
-      const { turnId, sessionId } = deps.turns.enqueue({
-        agentName,
-        sessionKey: mapping.session ?? `webhook:${name}`,
-        input: renderTemplate(mapping.message, source),
-        source: `webhook:${name}`,
-        // The operator wrote the template; the sender filled it in.
-        trust: 'external',
-        model: mapping.model ?? null,
-        context: { mapping: name },
-        delivery: mapping.delivery
-      });
+      const { agentName, sessionId, turnId } = outcome;
       return ok({
         message: `Mapping ${name} matched; turn queued for agent ${agentName}`,
         mapping: name,
@@ -78,7 +66,6 @@ export function mappingAction(name: string): WebhookAction {
         turnId
       });
     });
-  };
 }
 
 /**
@@ -114,19 +101,4 @@ const ok = (fields: Record<string, unknown>): Answer => ({
 /** The named agent, or the domain's default when the sender names none; unknown → 400. */
 function pickAgent(deps: GatewayDeps, requested: string | undefined): string {
   return deps.agents.resolveTarget(requested).name;
-}
-
-/** Credentials never reach a template (and so never a stored message). */
-const HIDDEN_HEADERS = new Set([
-  'authorization',
-  'x-gateway-token',
-  'cookie',
-  'proxy-authorization'
-]);
-
-function templateHeaders(headers: IncomingHttpHeaders): TemplateSource['headers'] {
-  const visible: TemplateSource['headers'] = Object.create(null) as TemplateSource['headers'];
-  for (const [name, value] of Object.entries(headers))
-    if (!HIDDEN_HEADERS.has(name)) visible[name] = value;
-  return visible;
 }

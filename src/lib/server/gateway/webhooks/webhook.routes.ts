@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson, type FastRoute, type PrefixRoute, type RouteSet } from '../../http/fast-router';
 import { setCredentialName } from '../../http/request-context';
+import type { DeliveryKind } from '$lib/contracts/webhooks';
 import type { GatewayDeps } from '../gateway.deps';
 import { GroupCommit } from './group-commit';
 import { idempotencyKey } from './idempotency';
@@ -32,34 +33,48 @@ function stateFor(deps: GatewayDeps): HookState {
   return state;
 }
 
+/** Where a request went: a built-in route or a mapping's name (found or not). */
+interface Target {
+  kind: DeliveryKind;
+  name: string;
+  action: WebhookAction | null;
+}
+
+/** A name as the log keeps it: a path below the webhook path, cut short. */
+const NAME_MAX = 64;
+
 /**
- * POST {webhooks.path}/wake, /agent and /{mapping}; anything else below the path is 404/405.
- * `enabled` is read per request; the paths follow the config when the table is rebuilt.
+ * POST {webhooks.path}/wake and /agent; any other POST below the path is a mapping's, found
+ * per request in the mapping service's in-memory map (so one created, changed or deleted in the
+ * console answers at once); unknown ones are 404, other methods 405. `enabled` is read per
+ * request; the path follows the config when the table is rebuilt.
  */
 export function webhookRoutes(deps: GatewayDeps): RouteSet {
-  const { path, mappings } = deps.config.current.webhooks;
+  const { path } = deps.config.current.webhooks;
   const state = stateFor(deps);
-  const post = (name: string, action: WebhookAction): FastRoute => ({
+  const post = (name: 'wake' | 'agent', action: WebhookAction): FastRoute => ({
     method: 'POST',
     path: `${path}/${name}`,
     interface: 'webhook',
-    handle: (req, res) => handle(deps, state, req, res, action)
+    handle: (req, res) => handle(deps, state, req, res, () => ({ kind: name, name, action }))
   });
-  const builtins = new Set(['wake', 'agent']);
-  const exact = [
-    post('wake', wakeAction),
-    post('agent', agentAction),
-    ...Object.keys(mappings)
-      .filter((name) => !builtins.has(name))
-      .map((name) => post(name, mappingAction(name)))
-  ];
+  const exact = [post('wake', wakeAction), post('agent', agentAction)];
+  const below = path.length + 1;
   const rest: PrefixRoute = {
     prefix: true,
     path,
     interface: 'webhook',
-    handle: (req, res) => {
+    handle: (req, res, pathname) => {
       if (!deps.config.current.webhooks.enabled || req.method === 'POST')
-        return handle(deps, state, req, res, null);
+        return handle(deps, state, req, res, () => {
+          const name = pathname.slice(below);
+          const active = name.includes('/') ? undefined : deps.webhooks.mappings.find(name);
+          return {
+            kind: 'mapping',
+            name: name.slice(0, NAME_MAX),
+            action: active ? mappingAction(active) : null
+          };
+        });
       discardBody(req, deps.bodyLimit);
       sendError(
         res,
@@ -73,16 +88,26 @@ export function webhookRoutes(deps: GatewayDeps): RouteSet {
 /**
  * The order matters: an address past its failed authentications is refused before anything
  * else; then counted before anything is read (failed authentications too), then the
- * query-string and token checks, and only then the body.
+ * query-string and token checks, and only then the body. Each request is reported to the
+ * delivery log once it identifies a sender (a valid token, or a wrong one within the rate
+ * limit): refusals of a flood are not, so a flood cannot push real deliveries out of the log.
  */
 async function handle(
   deps: GatewayDeps,
   { limiter, commits }: HookState,
   req: IncomingMessage,
   res: ServerResponse,
-  action: WebhookAction | null
+  resolve: () => Target
 ): Promise<void> {
+  const receivedAt = Date.now();
+  const started = performance.now();
+  let logged = false;
+  let target: Target | null = null;
+  let body: unknown;
   let bodyRead = false;
+  let status: number;
+  let answer: Record<string, unknown> | null = null;
+  let error: string | null = null;
   try {
     const config = deps.config.current.webhooks;
     if (!config.enabled) throw new WebhookError(404, 'not_found', 'Not found');
@@ -96,39 +121,67 @@ async function handle(
         { 'Retry-After': String(retryAfterSeconds(wait)) }
       );
     const token = presentedToken(req.headers);
-    const valid = token !== null && deps.credentials.webhookTokenMatches(token);
-    const hit = limiter.hit(`${valid ? 'token' : 'invalid'}|${client}`, config.rateLimit);
+    const credential = token === null ? null : deps.webhooks.tokens.authenticate(token);
+    logged = credential !== null;
+    const hit = limiter.hit(
+      `${credential !== null ? 'token' : 'invalid'}|${client}`,
+      config.rateLimit
+    );
     if (!hit.allowed)
       throw new WebhookError(429, 'too_many_requests', 'Rate limit exceeded', {
         'Retry-After': String(hit.retryAfterSeconds)
       });
-    if (queryCarriesToken(req.url ?? '', (v) => deps.credentials.webhookTokenMatches(v)))
+    logged = true;
+    target = resolve();
+    if (queryCarriesToken(req.url ?? '', (v) => deps.webhooks.tokens.matches(v)))
       throw badRequest('Send the token in a header, never in the URL');
-    if (!valid) {
+    if (credential === null) {
       deps.authThrottle.fail(client);
       throw new WebhookError(401, 'unauthorized', token ? 'Invalid token' : 'Missing token', {
         'WWW-Authenticate': 'Bearer'
       });
     }
     setCredentialName(res, 'webhook');
+    const { action } = target;
     if (!action) throw new WebhookError(404, 'not_found', 'No webhook at this path');
     const key = idempotencyKey(req.headers);
     bodyRead = true;
-    const body = await readJsonBody(req, deps.bodyLimit);
+    body = await readJsonBody(req, deps.bodyLimit);
     // Committed (with the others of this event-loop turn) before the answer goes out.
-    const answer = await commits.run(() => action(deps, body, req.headers, key));
+    const result = await commits.run(() => action(deps, body, req.headers, key));
+    status = result.status;
+    answer = result.body;
     sendJson(
       res,
-      answer.status,
-      answer.body,
-      answer.replayed ? { 'Idempotent-Replayed': 'true' } : {},
+      result.status,
+      result.body,
+      result.replayed ? { 'Idempotent-Replayed': 'true' } : {},
       // Already batched: the group commit settles in the check phase.
       'now'
     );
   } catch (err) {
-    const error = toWebhookError(err, deps.logger);
-    if (error.status === 413) error.headers.Connection = 'close';
+    const failure = toWebhookError(err, deps.logger);
+    status = failure.status;
+    error = failure.message;
+    if (failure.status === 413) failure.headers.Connection = 'close';
     else if (!bodyRead) discardBody(req, deps.bodyLimit);
-    sendError(res, error);
+    sendError(res, failure);
+  }
+  if (logged) {
+    target ??= resolve();
+    deps.webhooks.deliveries.record({
+      receivedAt,
+      kind: target.kind,
+      mapping: target.name,
+      status,
+      // A mapping's 200 says `matched: false` when it ignored the delivery.
+      matched: target.kind === 'mapping' && answer ? answer.matched !== false : null,
+      eventId: typeof answer?.eventId === 'string' ? answer.eventId : null,
+      turnId: typeof answer?.turnId === 'string' ? answer.turnId : null,
+      durationMs: performance.now() - started,
+      body,
+      headers: req.headers,
+      error
+    });
   }
 }

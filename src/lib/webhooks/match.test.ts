@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mappingMatches } from './mapping';
+import { mappingMatches } from './match';
 
 const source = {
   headers: { 'x-github-event': 'push' },

@@ -1,0 +1,80 @@
+import {
+  createWebhookTokenInput,
+  deliveryIdInput,
+  listDeliveriesInput,
+  mappingNameInput,
+  saveMappingInput,
+  webhookTokenIdInput,
+  type DeliveryDetail,
+  type DeliverySummary,
+  type MappingView,
+  type WebhookTokenView
+} from '$lib/contracts/webhooks';
+import type { WebhookActor } from '../../domain/webhooks/webhook-actor';
+import { roleProcedure, router } from '../init';
+
+/**
+ * Webhook mappings (viewers read, operators change), webhook tokens (admins; the secret shown
+ * once) and the delivery log (viewers read, operators re-run). Roles are checked here and
+ * again in the domain.
+ */
+const viewer = roleProcedure('viewer');
+const operator = roleProcedure('operator');
+const admin = roleProcedure('admin');
+
+function actor(ctx: {
+  actor: { id: string | null; email: string | null; ip: string | null };
+  user: { role: WebhookActor['role'] };
+}): WebhookActor {
+  return { ...ctx.actor, role: ctx.user.role };
+}
+
+const mappings = router({
+  list: viewer.query(({ ctx }): MappingView[] =>
+    ctx.app.gateway.webhooks.mappings.list(actor(ctx))
+  ),
+  create: operator
+    .input(saveMappingInput)
+    .mutation(({ ctx, input }) => ctx.app.gateway.webhooks.mappings.create(input, actor(ctx))),
+  update: operator
+    .input(saveMappingInput)
+    .mutation(({ ctx, input }) => ctx.app.gateway.webhooks.mappings.update(input, actor(ctx))),
+  delete: operator.input(mappingNameInput).mutation(({ ctx, input }) => {
+    ctx.app.gateway.webhooks.mappings.delete(input.name, actor(ctx));
+    return { ok: true as const };
+  })
+});
+
+const tokens = router({
+  list: admin.query(({ ctx }): WebhookTokenView[] =>
+    ctx.app.gateway.webhooks.tokens.list(actor(ctx))
+  ),
+  create: admin
+    .input(createWebhookTokenInput)
+    .mutation(({ ctx, input }) => ctx.app.gateway.webhooks.tokens.create(input.name, actor(ctx))),
+  rotate: admin
+    .input(webhookTokenIdInput)
+    .mutation(({ ctx, input }) => ctx.app.gateway.webhooks.tokens.rotate(input.id, actor(ctx))),
+  revoke: admin.input(webhookTokenIdInput).mutation(({ ctx, input }) => {
+    ctx.app.gateway.webhooks.tokens.revoke(input.id, actor(ctx));
+    return { ok: true as const };
+  })
+});
+
+const deliveries = router({
+  list: viewer
+    .input(listDeliveriesInput)
+    .query(({ ctx, input }): DeliverySummary[] =>
+      ctx.app.gateway.webhooks.deliveries.list(actor(ctx), input)
+    ),
+  get: viewer
+    .input(deliveryIdInput)
+    .query(({ ctx, input }): DeliveryDetail =>
+      ctx.app.gateway.webhooks.deliveries.get(actor(ctx), input.id)
+    ),
+  rerun: operator
+    .input(deliveryIdInput)
+    .mutation(({ ctx, input }) => ctx.app.gateway.webhooks.deliveries.rerun(actor(ctx), input.id))
+});
+
+export const webhooksRouter = router({ mappings, tokens, deliveries });
