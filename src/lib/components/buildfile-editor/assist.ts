@@ -30,9 +30,12 @@ export function buildFileCompletion(context: CompletionContext): CompletionResul
   if (!result) return null;
   const opens = /[${=,]$/.test(parsed.source.slice(Math.max(0, pos - 1), pos));
   if (pos === result.from && !context.explicit && !opens && result.kind !== 'image') return null;
+  const ordered = result.kind === 'flag-value' || result.kind === 'image';
   return {
     from: result.from,
-    options: result.items.map((item) => ({
+    // Values and stages keep their order (stage order, mount types as documented).
+    options: result.items.map((item, i) => ({
+      boost: ordered ? -Math.min(i, 99) : 0,
       label: item.label,
       type: item.type,
       detail: item.detail,
