@@ -7,7 +7,6 @@
 import { mount } from 'svelte';
 import type { Diagnostic } from '$lib/buildfile/lint';
 import { generateBuildFile } from '../../../bench/buildfile-source';
-import BuildFileEditor from '$lib/components/buildfile-editor/BuildFileEditor.svelte';
 import '../../../src/app.css';
 
 const params = new URLSearchParams(location.search);
@@ -48,6 +47,9 @@ const props = $state({
   readonly: false,
   saved: 0
 });
+// Loaded as a route would load it: its own chunks (the bench weighs them).
+const { default: BuildFileEditor } =
+  await import('$lib/components/buildfile-editor/BuildFileEditor.svelte');
 const editor = mount(BuildFileEditor, {
   target: document.getElementById('editor')!,
   props: {

@@ -10,7 +10,7 @@ function complete(text: string, baseImages: string[] = []) {
   const parsed = parse(source);
   const result = completeBuildFile(source, offset, {
     parse: parsed,
-    model: buildModel(parsed),
+    model: () => buildModel(parsed),
     baseImages
   });
   return (

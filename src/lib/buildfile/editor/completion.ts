@@ -42,7 +42,8 @@ export interface CompletionResult {
 
 export interface CompletionSources {
   parse: ParseResult;
-  model: BuildFileModel;
+  /** Built only when the context needs it (stages, variables): most keys do not. */
+  model: () => BuildFileModel;
   /** Images the engine knows (`alpine:3.20` …), offered after FROM. */
   baseImages?: readonly string[];
 }
@@ -210,10 +211,11 @@ const PLATFORMS = ['$BUILDPLATFORM', '$TARGETPLATFORM', 'linux/amd64', 'linux/ar
 
 function itemsFor(
   context: CompletionContext,
-  { model, baseImages = [] }: CompletionSources,
+  { model: modelOf, baseImages = [] }: CompletionSources,
   offset: number,
   source: string
 ): CompletionItem[] {
+  const model = () => modelOf();
   const values = (list: readonly string[], detail?: string): CompletionItem[] =>
     list.map((label) => ({ label, type: 'enum', detail }));
   switch (context.kind) {
@@ -230,10 +232,11 @@ function itemsFor(
       }));
     }
     case 'flag-value':
-      return flagValues(context, model, values);
+      return flagValues(context, model(), values);
     case 'variable': {
-      const scope = model.scopes.get(context.instruction);
-      const names = scope ? [...scope.values()] : model.globalArgs;
+      const built = model();
+      const scope = built.scopes.get(context.instruction);
+      const names = scope ? [...scope.values()] : built.globalArgs;
       const closed = source[offset] === '}';
       return names.map((v) => ({
         label: v.name,
@@ -243,7 +246,7 @@ function itemsFor(
       }));
     }
     case 'image': {
-      const stages = earlierStages(model, context.instruction).map((s): CompletionItem => ({
+      const stages = earlierStages(model(), context.instruction).map((s): CompletionItem => ({
         label: s.name!,
         type: 'class',
         detail: `stage ${s.index}`

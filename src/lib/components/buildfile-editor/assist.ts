@@ -22,7 +22,7 @@ export function buildFileCompletion(context: CompletionContext): CompletionResul
   const result = completeBuildFile(
     parsed.source,
     pos,
-    { parse: parsed.parse, model: modelOf(state), baseImages: state.facet(baseImages) },
+    { parse: parsed.parse, model: () => modelOf(state), baseImages: state.facet(baseImages) },
     parsed.index
   );
   // Typing a word opens the list; at an empty spot only Ctrl+Space, a trigger character

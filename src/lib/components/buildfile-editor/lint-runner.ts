@@ -1,11 +1,11 @@
 /**
- * Diagnostics as you type: after each change (debounced by `delay`), the document is linted —
- * in a Web Worker unless told otherwise — and the result shown through @codemirror/lint when
- * the document has not changed meanwhile. Each diagnostic carries its hint, its rule id with a
+ * Diagnostics as you type: after each change the document is linted — in a Web Worker unless
+ * told otherwise, one lint at a time, changes made meanwhile coalesced into the next — and the
+ * result shown through @codemirror/lint when the document has not changed meanwhile. Each diagnostic carries its hint, its rule id with a
  * link to the rule's documentation, and its quick fix as an action; a fix is mapped through the
  * edits made since the lint, so it applies to the text it was computed for.
  */
-import { ChangeSet, Facet, type Text } from '@codemirror/state';
+import { ChangeSet, Facet, type EditorState, type Text } from '@codemirror/state';
 import { EditorView, ViewPlugin, type ViewUpdate } from '@codemirror/view';
 import { setDiagnostics, type Diagnostic as CmDiagnostic } from '@codemirror/lint';
 import { lintBuildFile, type Diagnostic, type LintOptions } from '$lib/buildfile/lint';
@@ -26,7 +26,7 @@ export interface LintSettings {
 }
 
 export const lintSettings = Facet.define<LintSettings, LintSettings>({
-  combine: (values) => values[values.length - 1] ?? { options: {}, where: 'main', delay: 30 }
+  combine: (values) => values[values.length - 1] ?? { options: {}, where: 'main', delay: 0 }
 });
 
 type Lint = (source: string, options: EditorLintOptions) => Promise<Diagnostic[]>;
@@ -71,26 +71,41 @@ export const lintRunner = ViewPlugin.fromClass(
   class {
     private timer: ReturnType<typeof setTimeout> | undefined;
     private worker: ReturnType<typeof workerLint> | null = null;
+    /** A lint is in flight; `stale` says the text changed meanwhile and wants another. */
+    private running = false;
+    private stale = false;
     /** The document last shown with diagnostics, and the edits since. */
     private linted: Text | undefined;
     private since: ChangeSet | undefined;
 
     constructor(private readonly view: EditorView) {
-      this.schedule(0);
+      this.timer = setTimeout(() => void this.run(this.view.state), 0);
     }
 
     update(update: ViewUpdate) {
       if (update.docChanged) {
         if (this.since) this.since = this.since.compose(update.changes);
-        this.schedule(update.state.facet(lintSettings).delay);
+        this.schedule(update.state);
       } else if (update.startState.facet(lintSettings) !== update.state.facet(lintSettings)) {
-        this.schedule(0);
+        this.schedule(update.state);
       }
     }
 
-    private schedule(delay: number) {
+    /**
+     * One lint at a time: a change while one runs marks it stale, and the next starts as soon
+     * as it returns. With no wait (`delay` 0, the worker) the text is posted at once, from the
+     * update itself (the highlighter's parse on this thread runs meanwhile), so each key is
+     * linted as typed and a burst collapses into the lints the worker keeps up with.
+     */
+    private schedule(state: EditorState) {
+      if (this.running) {
+        this.stale = true;
+        return;
+      }
       clearTimeout(this.timer);
-      this.timer = setTimeout(() => void this.run(), delay);
+      const delay = state.facet(lintSettings).delay;
+      if (delay === 0) void this.run(state);
+      else this.timer = setTimeout(() => void this.run(this.view.state), delay);
     }
 
     private linter(settings: LintSettings): Lint {
@@ -99,24 +114,39 @@ export const lintRunner = ViewPlugin.fromClass(
       return this.worker?.lint ?? mainThread;
     }
 
-    private async run() {
-      const settings = this.view.state.facet(lintSettings);
-      const doc = this.view.state.doc;
+    private async run(state: EditorState) {
+      if (this.running || this.destroyed) return;
+      this.running = true;
+      this.stale = false;
+      const settings = state.facet(lintSettings);
+      const doc = state.doc;
       const source = doc.toString();
-      const diagnostics = await this.linter(settings)(source, settings.options);
-      // A later change has scheduled its own run; this result is for a text no longer shown.
-      if (this.view.state.doc !== doc || this.view.state.facet(lintSettings) !== settings) return;
+      let diagnostics: Diagnostic[];
+      try {
+        diagnostics = await this.linter(settings)(source, settings.options);
+      } finally {
+        this.running = false;
+      }
+      if (this.destroyed) return;
+      // The text or the options changed meanwhile: this result is for a text no longer shown.
+      const now = this.view.state;
+      if (this.stale || now.doc !== doc || now.facet(lintSettings) !== settings) {
+        void this.run(now);
+        return;
+      }
       const index = new LineIndex(source);
       this.linted = doc;
       this.since = ChangeSet.empty(doc.length);
       this.view.dispatch(
         setDiagnostics(
-          this.view.state,
+          now,
           diagnostics.map((d) => this.toCodeMirror(d, index, doc))
         )
       );
       settings.onresult?.(diagnostics);
     }
+
+    private destroyed = false;
 
     private toCodeMirror(d: Diagnostic, index: LineIndex, doc: Text): CmDiagnostic {
       const from = index.offset(d.line, d.column);
@@ -151,6 +181,7 @@ export const lintRunner = ViewPlugin.fromClass(
     }
 
     destroy() {
+      this.destroyed = true;
       clearTimeout(this.timer);
       this.worker?.stop();
     }

@@ -1,9 +1,9 @@
 /**
- * The editor's parse of its document: reparsed on every change (a 1,000-line file parses in a
+ * The editor's parse of its document: redone for every change (a 1,000-line file parses in a
  * couple of milliseconds), shared by highlighting, completion, hover and formatting. The model
  * (stages, scopes) is built on demand and kept until the next change or options change.
  */
-import { Facet, StateField, type EditorState } from '@codemirror/state';
+import { Facet, StateField, type EditorState, type Text } from '@codemirror/state';
 import { buildModel, type BuildFileModel, type ModelOptions } from '$lib/buildfile/model';
 import { parse } from '$lib/buildfile/parser';
 import type { ParseResult } from '$lib/buildfile/types';
@@ -14,20 +14,38 @@ export const modelOptions = Facet.define<ModelOptions, ModelOptions>({
   combine: (values) => values[values.length - 1] ?? {}
 });
 
-export interface Parsed {
-  parse: ParseResult;
-  index: LineIndex;
-  source: string;
+/**
+ * The parse of one version of the document, made when first asked for: a keystroke's
+ * transaction does not wait for it, so the lint worker gets the text first (lint-runner.ts
+ * posts it before the highlighter reads the parse).
+ */
+export class Parsed {
+  private cached: { source: string; parse: ParseResult; index: LineIndex } | undefined;
+
+  constructor(private readonly doc: Text) {}
+
+  private get value() {
+    if (!this.cached) {
+      const source = this.doc.toString();
+      this.cached = { source, parse: parse(source), index: new LineIndex(source) };
+    }
+    return this.cached;
+  }
+  get source(): string {
+    return this.value.source;
+  }
+  get parse(): ParseResult {
+    return this.value.parse;
+  }
+  get index(): LineIndex {
+    return this.value.index;
+  }
 }
 
 export const parsedField = StateField.define<Parsed>({
-  create: (state) => parseDoc(state.doc.toString()),
-  update: (value, tr) => (tr.docChanged ? parseDoc(tr.newDoc.toString()) : value)
+  create: (state) => new Parsed(state.doc),
+  update: (value, tr) => (tr.docChanged ? new Parsed(tr.newDoc) : value)
 });
-
-function parseDoc(source: string): Parsed {
-  return { parse: parse(source), index: new LineIndex(source), source };
-}
 
 const models = new WeakMap<Parsed, { options: ModelOptions; model: BuildFileModel }>();
 

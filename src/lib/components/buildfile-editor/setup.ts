@@ -51,6 +51,8 @@ export interface SetupHandlers {
 export function buildFileSetup(handlers: SetupHandlers): Extension {
   return [
     parsedField,
+    // Before the highlighter: a change is posted to the lint worker before this thread parses.
+    lintRunner,
     buildFileHighlight,
     buildFileTheme,
     lineNumbers(),
@@ -69,7 +71,6 @@ export function buildFileSetup(handlers: SetupHandlers): Extension {
     search({ top: true }),
     autocompletion({ override: [buildFileCompletion], icons: false }),
     buildFileHover,
-    lintRunner,
     lintGutter(),
     keymap.of([
       { key: 'Shift-Alt-f', run: formatDocument, preventDefault: true },
