@@ -42,7 +42,7 @@ export interface StageGraph {
   height: number;
 }
 
-export const NODE = { width: 124, height: 40, gapX: 12, gapY: 36, pad: 6 };
+export const NODE = { width: 116, height: 40, gapX: 12, gapY: 36, pad: 6 };
 
 export function stageOutline(model: BuildFileModel): OutlineStage[] {
   const needed = new Set(model.targetStages.map((s) => s.index));

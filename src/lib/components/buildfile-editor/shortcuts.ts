@@ -25,7 +25,7 @@ export const SHORTCUTS: { group: string; items: Shortcut[] }[] = [
       { keys: 'F3 / Ctrl+G', action: 'Next match' },
       { keys: 'Shift+F3 / Ctrl+Shift+G', action: 'Previous match' },
       { keys: 'Ctrl+D', action: 'Select the next occurrence' },
-      { keys: 'Alt+G', action: 'Go to line' },
+      { keys: 'Ctrl+Alt+G', action: 'Go to line' },
       { keys: 'Escape', action: 'Close the search panel' }
     ]
   },
@@ -38,7 +38,8 @@ export const SHORTCUTS: { group: string; items: Shortcut[] }[] = [
       { keys: 'Shift+Alt+↑ / ↓', action: 'Copy lines up or down' },
       { keys: 'Ctrl+Shift+K', action: 'Delete line' },
       { keys: 'Ctrl+] / Ctrl+[', action: 'Indent / outdent' },
-      { keys: 'Tab / Shift+Tab', action: 'Indent / outdent (Escape then Tab leaves the editor)' },
+      { keys: 'Tab / Shift+Tab', action: 'Indent / outdent' },
+      { keys: 'Ctrl+M', action: 'Tab moves the focus instead (on and off)' },
       { keys: 'Ctrl+A', action: 'Select all' }
     ]
   }
