@@ -64,8 +64,9 @@ test('a typed error is marked as you type; its quick fix applies and the diagnos
   page
 }) => {
   await open(page);
-  // Linted off the main thread.
+  // Linted off the main thread: the worker loaded and listens.
   expect(page.workers()).toHaveLength(1);
+  expect(await page.workers()[0]!.evaluate(() => typeof self.onmessage)).toBe('function');
   await expect(page.locator('.cm-lintRange-error')).toHaveCount(0);
   await typeLine(page, 'RUM echo hi');
   await expect(page.locator('.cm-lintRange-error')).toHaveCount(1);
