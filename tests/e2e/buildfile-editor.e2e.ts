@@ -34,6 +34,8 @@ test.afterAll(async () => {
 interface Harness {
   value(): string;
   setValue(next: string): void;
+  setReadonly(next: boolean): void;
+  saved(): number;
   setTarget(next: string | null): void;
   setTheme(theme: string): void;
   diagnostics(): { rule: string; line: number }[];
@@ -235,4 +237,29 @@ test('the dark theme follows the console’s, and the shortcuts help opens with 
   await content(page).click();
   await page.keyboard.press('ControlOrMeta+f');
   await expect(page.getByRole('textbox', { name: 'Replace' })).toBeVisible();
+});
+
+test('highlighting follows the parser: a heredoc body is body, not instructions or comments; read-only and Ctrl+S', async ({
+  page
+}) => {
+  await open(page);
+  const source =
+    'FROM alpine:3.20\nRUN <<EOF\nRUN not-an-instruction\n# not a comment\nEOF\n# a comment\n';
+  await page.evaluate((s) => harness.setValue(s), source);
+  const body = line(page, 'RUN not-an-instruction');
+  await expect(body.locator('.cm-bf-body')).toHaveCount(1);
+  await expect(body.locator('.cm-bf-keyword')).toHaveCount(0);
+  await expect(line(page, '# not a comment').locator('.cm-bf-comment')).toHaveCount(0);
+  await expect(line(page, '# a comment').locator('.cm-bf-comment')).toHaveCount(1);
+  await expect(line(page, 'RUN <<EOF').locator('.cm-bf-heredoc')).toHaveText('<<EOF');
+
+  await content(page).click();
+  await page.keyboard.press('ControlOrMeta+s');
+  expect(await page.evaluate(() => harness.saved())).toBe(1);
+
+  await page.evaluate(() => harness.setReadonly(true));
+  await expect(page.getByRole('button', { name: 'Format' })).toBeDisabled();
+  await content(page).click();
+  await page.keyboard.type('more');
+  expect(await page.evaluate(() => harness.value())).toBe(source);
 });
