@@ -15,7 +15,7 @@ export const SHORTCUTS: { group: string; items: Shortcut[] }[] = [
       { keys: 'Ctrl+Shift+M', action: 'Open the list of diagnostics' },
       { keys: 'F8', action: 'Next diagnostic' },
       { keys: 'Ctrl+S', action: 'Save' },
-      { keys: 'F1 or ? (outside the text)', action: 'This help' }
+      { keys: 'F1, ?', action: 'This help (? outside the text)' }
     ]
   },
   {
