@@ -39,11 +39,11 @@ export default defineConfig({
     { name: 'setup', testMatch: 'first-admin.e2e.ts' },
     {
       name: 'flows',
-      testIgnore: ['first-admin.e2e.ts', 'log-viewer.e2e.ts'],
+      testIgnore: ['first-admin.e2e.ts', 'log-viewer.e2e.ts', 'buildfile-editor.e2e.ts'],
       dependencies: ['setup']
     },
     // Components on a harness page of their own (built by the test), no Berth or user needed.
-    { name: 'components', testMatch: 'log-viewer.e2e.ts' }
+    { name: 'components', testMatch: ['log-viewer.e2e.ts', 'buildfile-editor.e2e.ts'] }
   ],
   webServer: {
     command: ['node', ...serverNodeFlags, 'server.ts'].join(' '),

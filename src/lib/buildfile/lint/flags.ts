@@ -10,7 +10,7 @@ import type { Flag, Instruction, ParseResult } from '../types.ts';
 import { suggest } from './suggest.ts';
 import type { Finding } from './finding.ts';
 
-type FlagKind = 'bool' | 'string' | 'strings';
+export type FlagKind = 'bool' | 'string' | 'strings';
 
 const FLAGS: Record<string, Record<string, FlagKind>> = {
   add: {
@@ -67,8 +67,8 @@ const KNOWN = new Set(INSTRUCTIONS);
 /** BuildKit never parses the flags of these: a flag there is silently ignored. */
 const FLAGS_IGNORED = new Set(['arg', 'stopsignal']);
 
-const MOUNT_TYPES = ['bind', 'cache', 'tmpfs', 'secret', 'ssh'];
-const MOUNT_KEYS = [
+export const MOUNT_TYPES = ['bind', 'cache', 'tmpfs', 'secret', 'ssh'];
+export const MOUNT_KEYS = [
   'type',
   'from',
   'source',
@@ -89,9 +89,9 @@ const MOUNT_KEYS = [
   'size',
   'env'
 ];
-const SHARING = ['shared', 'private', 'locked'];
-const NETWORKS = ['default', 'none', 'host'];
-const SECURITY = ['sandbox', 'insecure'];
+export const SHARING = ['shared', 'private', 'locked'];
+export const NETWORKS = ['default', 'none', 'host'];
+export const SECURITY = ['sandbox', 'insecure'];
 const GO_BOOL = /^(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)$/;
 
 export function flagsAvailable(instruction: string): Record<string, FlagKind> {
