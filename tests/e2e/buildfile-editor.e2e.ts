@@ -129,6 +129,8 @@ test('completion offers stage names after COPY --from= and ARGs after ${', async
   await expect(list).toBeVisible();
   await expect(list.locator('li')).toHaveText([/^deps/, /^build/, /^test/]);
   await page.keyboard.type('te');
+  // The list narrows before Enter takes its first entry (a loaded machine is slow to filter).
+  await expect(list.locator('li')).toHaveText([/^test/]);
   await page.keyboard.press('Enter');
   await expect(line(page, 'COPY --from=test')).toHaveCount(1);
 
@@ -138,6 +140,7 @@ test('completion offers stage names after COPY --from= and ARGs after ${', async
   await expect(list).toBeVisible();
   await expect(list).toContainText('GREETING');
   await page.keyboard.type('GR');
+  await expect(list.locator('li').first()).toContainText('GREETING');
   await page.keyboard.press('Enter');
   await expect(line(page, 'RUN echo ${GREETING}')).toHaveCount(1);
 

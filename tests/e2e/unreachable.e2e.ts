@@ -25,7 +25,10 @@ test('a form and a navigation say Berth cannot be reached, not "Failed to fetch"
 
   // A page whose data comes from the server (a planned area's) cannot be reached either.
   await page.route(/__data\.json/, (route) => route.abort('connectionrefused'));
-  await page.getByRole('navigation').getByRole('link', { name: /Usage/ }).click();
+  await page
+    .getByRole('navigation')
+    .getByRole('link', { name: /Activity/ })
+    .click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Berth cannot be reached');
   await expect(page.locator('body')).not.toContainText('Internal Error');
 });
