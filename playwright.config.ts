@@ -1,10 +1,13 @@
 import { defineConfig } from '@playwright/test';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serverNodeFlags } from './scripts/server-node-flags.ts';
 
 const port = Number(process.env.BERTH_E2E_PORT ?? 18799);
+// One data dir per run, with a config file that turns webhooks on (they are off by default).
+const dataDir = mkdtempSync(join(tmpdir(), 'berth-e2e-'));
+writeFileSync(join(dataDir, 'berth.yaml'), 'webhooks:\n  enabled: true\n');
 export const baseURL = `http://127.0.0.1:${port}`;
 
 // Debian's Chromium; Playwright never downloads a browser here. One built Berth on a fresh
@@ -55,7 +58,8 @@ export default defineConfig({
     env: {
       HOST: '127.0.0.1',
       PORT: String(port),
-      BERTH_DATA_DIR: mkdtempSync(join(tmpdir(), 'berth-e2e-')),
+      BERTH_DATA_DIR: dataDir,
+      BERTH_CONFIG: join(dataDir, 'berth.yaml'),
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production'
     }

@@ -42,10 +42,11 @@ test('Settings shows the configuration in force with its sources, and a reload s
   await page.goto('/settings');
   await hydrated(page);
   const table = page.getByRole('table', { name: 'Configuration in force' });
-  // The e2e Berth has no file: PORT comes from the environment, the rest are defaults.
+  // The e2e Berth's file turns webhooks on; PORT comes from the environment, the rest are defaults.
   await expect(table.locator('tr[data-key="server.port"]')).toContainText('environment');
   await expect(table.locator('tr[data-key="server.port"]')).toContainText('$PORT');
   await expect(table.locator('tr[data-key="database.synchronous"]')).toContainText('default');
+  await expect(table.locator('tr[data-key="webhooks.enabled"]')).toContainText('file');
   await page.getByLabel('Filter settings').fill('synchronous');
   await expect(table.locator('tbody tr')).toHaveCount(1);
   await page.getByRole('button', { name: 'Reload the file' }).click();

@@ -53,8 +53,7 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
     slug: 'webhooks',
     label: 'Webhooks',
     group: 'Integrations',
-    minRole: 'operator',
-    planned: 'Webhook mappings, the set-up wizard and test deliveries.'
+    minRole: 'operator'
   },
   {
     slug: 'tokens',

@@ -77,4 +77,10 @@ const deliveries = router({
     .mutation(({ ctx, input }) => ctx.app.gateway.webhooks.deliveries.rerun(actor(ctx), input.id))
 });
 
-export const webhooksRouter = router({ mappings, tokens, deliveries });
+/** Whether the routes answer at all, and where: the page says so when they are off. */
+const status = viewer.query(({ ctx }) => ({
+  enabled: ctx.app.config.current.webhooks.enabled,
+  path: ctx.app.config.current.webhooks.path
+}));
+
+export const webhooksRouter = router({ status, mappings, tokens, deliveries });
