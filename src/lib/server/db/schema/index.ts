@@ -5,3 +5,4 @@ export * from './skills';
 export * from './access';
 export * from './engines';
 export * from './providers';
+export * from './buildfiles';
