@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, getTableColumns } from 'drizzle-orm';
 import type { Db } from '../client';
 import { builds, workspaces } from '../schema';
 
@@ -7,7 +7,7 @@ export type BuildRow = typeof builds.$inferSelect;
 /** A history row without its log (lists stay small). */
 export type BuildSummaryRow = Omit<BuildRow, 'log'>;
 
-const { log: _log, ...summaryColumns } = builds._.columns;
+const { log: _log, ...summaryColumns } = getTableColumns(builds);
 
 /** Workspace names and build history; the workspace files are on disk, not here. */
 export class BuildFileRepository {

@@ -37,8 +37,10 @@ export class BuildOutput {
   #logBytes = 0;
   readonly #listeners = new Set<(lines: BuildLine[]) => void>();
 
-  /** `lineOfStep(n)`: the build-file line of the nth instruction (1-based), when known. */
-  constructor(private readonly lineOfStep: (n: number) => number | undefined) {}
+  /** The build-file line of step `n` (1-based) printed as `instruction`, when known. */
+  constructor(
+    private readonly lineOfStep: (n: number, instruction: string) => number | undefined
+  ) {}
 
   listen(listener: (lines: BuildLine[]) => void): () => void {
     this.#listeners.add(listener);
@@ -94,7 +96,7 @@ export class BuildOutput {
     const step = STEP.exec(text);
     if (step) {
       const n = Number(step[1]);
-      const line = this.lineOfStep(n);
+      const line = this.lineOfStep(n, step[3]!);
       this.step = { n, total: Number(step[2]), text, line };
       return { ...this.#line('step', text), step: n, ...(line ? { line } : {}) };
     }

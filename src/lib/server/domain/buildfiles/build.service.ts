@@ -100,8 +100,13 @@ export class BuildService {
       log: '',
       logTruncated: false
     };
-    // Step N of the classic builder is the Nth instruction of the file (global ARGs included).
-    const output = new BuildOutput((n) => parsed.instructions[n - 1]?.range.line);
+    // Step N of the classic builder is the Nth instruction of the file (global ARGs included);
+    // the engine's own last step (the `labels` option as a LABEL) matches none.
+    const output = new BuildOutput((n, instruction) => {
+      const at = parsed.instructions[n - 1];
+      const keyword = instruction.split(/\s/, 1)[0]!.toLowerCase();
+      return at && at.name === keyword ? at.range.line : undefined;
+    });
     const context = await packContext(fs, input.buildFile);
     const run: Run = {
       row,

@@ -38,6 +38,7 @@ export class WorkspaceFs {
       if (!leaf && !info.isDirectory())
         throw invalid(`${parts.slice(0, i + 1).join('/')} is not a folder`);
     }
+    at = join(this.root, ...parts);
     const parent = await realpath(dirname(at)).catch(() => null);
     const root = await realpath(this.root);
     if (parent && parent !== root && !parent.startsWith(root + sep))
