@@ -22,7 +22,7 @@ afterEach(() => {
 
 async function entriesOf(fs: WorkspaceFs, buildFile: string) {
   const reader = extract();
-  (await packContext(fs, buildFile)).pipe(reader as unknown as NodeJS.WritableStream);
+  (await packContext(fs, buildFile)).pipe(reader);
   const out: Record<string, string> = {};
   for await (const entry of reader) {
     const chunks: Buffer[] = [];
