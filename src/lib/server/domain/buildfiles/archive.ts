@@ -3,7 +3,11 @@ import { posix } from 'node:path';
 import { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { extract, type Header } from 'tar-stream';
-import { WORKSPACE_MAX_BYTES, workspacePathProblem } from '$lib/contracts/buildfiles';
+import {
+  WORKSPACE_MAX_BYTES,
+  WORKSPACE_MAX_ENTRIES,
+  workspacePathProblem
+} from '$lib/contracts/buildfiles';
 import { conflict, invalid } from '../../errors';
 import type { WorkspaceFs } from './workspace-fs';
 
@@ -27,6 +31,8 @@ export async function unpackArchive(
   const plan = await planEntries(folder, decompress(archive));
   const bytes = plan.reduce((n, p) => n + (p.kind === 'file' ? p.data.length : 0), 0);
   const usage = await fs.usage();
+  if (usage.entries + plan.length > WORKSPACE_MAX_ENTRIES)
+    throw invalid(`the archive would take the workspace over ${WORKSPACE_MAX_ENTRIES} entries`);
   if (usage.bytes + bytes > WORKSPACE_MAX_BYTES)
     throw invalid(
       `the archive would take the workspace over ${WORKSPACE_MAX_BYTES / 1024 / 1024} MiB`

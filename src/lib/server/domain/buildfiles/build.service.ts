@@ -151,6 +151,9 @@ export class BuildService {
         pull: input.pull
       });
     } catch (err) {
+      context.destroy();
+      // Cancelled while the context was still uploading: the request failed because of it.
+      if (run.ended) return run.ended;
       this.#finish(run, 'failed', (err as Error).message);
       throw err;
     }
