@@ -35,8 +35,10 @@ async function newWorkspace(page: Page, name: string): Promise<void> {
   await page.getByRole('button', { name: 'New workspace' }).click();
   await page.getByLabel('New workspace name').fill(name);
   await page.getByRole('button', { name: 'Create', exact: true }).click();
-  await expect(page.getByLabel('Workspace')).toHaveValue(/.+/);
-  await expect(page.getByLabel('Workspace').locator('option:checked')).toHaveText(name);
+  await expect(page.getByLabel('Workspace', { exact: true })).toHaveValue(/.+/);
+  await expect(page.getByLabel('Workspace', { exact: true }).locator('option:checked')).toHaveText(
+    name
+  );
 }
 
 test('an operator writes a build file, sees its diagnostics, builds it and finds the image', async ({
