@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { extract } from 'tar-stream';
+import { gzipSync } from 'node:zlib';
+import { extract, pack } from 'tar-stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { workspacePathProblem } from '$lib/contracts/buildfiles';
+import { unpackArchive } from './archive';
 import { packContext } from './build-context';
 import { BuildOutput } from './build-output';
 import { WorkspaceFs } from './workspace-fs';
@@ -59,6 +61,47 @@ describe('workspace paths', () => {
     await expect(fs.write('big', 'x'.repeat(1024 * 1024 + 1))).rejects.toThrow(
       /over 1048576 bytes/
     );
+  });
+});
+
+async function tarOf(entries: Parameters<ReturnType<typeof pack>['entry']>[0][]) {
+  const tar = pack();
+  for (const e of entries) tar.entry(e, e.type === 'file' || !e.type ? 'data' : undefined);
+  tar.finalize();
+  const chunks: Buffer[] = [];
+  for await (const chunk of tar) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+describe('archives', () => {
+  it('unpacks a gzipped tar into a folder, a hard link as a copy of the earlier file', async () => {
+    const fs = await workspace({});
+    const archive = gzipSync(
+      await tarOf([
+        { name: './a/', type: 'directory' },
+        { name: './a/file.txt' },
+        { name: './a/same.txt', type: 'link', linkname: './a/file.txt' }
+      ])
+    );
+    expect(await unpackArchive(fs, 'in', archive)).toEqual({ files: 2, folders: 1, links: 0 });
+    expect(await fs.read('in/a/same.txt')).toBe('data');
+    expect((await fs.tree()).map((e) => `${e.kind} ${e.path}`)).toEqual([
+      'dir in',
+      'dir in/a',
+      'file in/a/file.txt',
+      'file in/a/same.txt'
+    ]);
+  });
+
+  it('refuses FIFOs and hard links to what the archive does not hold, writing nothing', async () => {
+    const fs = await workspace({});
+    await expect(
+      unpackArchive(fs, '', await tarOf([{ name: 'ok.txt' }, { name: 'pipe', type: 'fifo' }]))
+    ).rejects.toThrow('archive entry "pipe" is a FIFO: nothing was unpacked');
+    await expect(
+      unpackArchive(fs, '', await tarOf([{ name: 'h', type: 'link', linkname: 'etc/shadow' }]))
+    ).rejects.toThrow(/"h" is a hard link to etc\/shadow, which the archive does not hold/);
+    expect(await fs.tree()).toEqual([]);
   });
 });
 
