@@ -89,8 +89,7 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
     slug: 'build-files',
     label: 'Build files',
     group: 'Engine',
-    minRole: 'operator',
-    planned: 'Edit build files with live diagnostics, build them and follow the output.'
+    minRole: 'viewer'
   },
   {
     slug: 'engine',

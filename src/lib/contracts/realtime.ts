@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AgentChanged } from './agents';
 import type { AuditEntry } from './audit';
+import type { BuildLine, BuildSummary } from './buildfiles';
 import type { ExecClientEvents, ExecServerEvents } from './exec';
 import type { Role } from './roles';
 import type { User } from './users';
@@ -39,7 +40,9 @@ export const CHANNELS = {
   /** `container.stats:<engine>:<container>`: a `container.stats` sample about once a second. */
   'container.stats': { role: 'viewer', params: engineContainer },
   /** `engine.events:<engine>`: every `engine.event` from the moment of the join. */
-  'engine.events': { role: 'viewer', params: engineName }
+  'engine.events': { role: 'viewer', params: engineName },
+  /** `build.output:<build id>`: what was printed so far, then `build.output` lines, `build.ended`. */
+  'build.output': { role: 'viewer', params: z.string().regex(/^[0-9a-f-]{36}$/) }
 } as const satisfies Record<string, ChannelSpec>;
 
 export type ChannelKind = keyof typeof CHANNELS;
@@ -132,6 +135,10 @@ export interface ServerToClientEvents extends ExecServerEvents {
   'container.log.gap': (gap: { channel: string; missed: number | null }) => void;
   'container.stats': (payload: { channel: string; sample: StatsSample }) => void;
   'engine.event': (payload: { channel: string; event: EngineEvent }) => void;
+  /** Printed lines of a build in order (`seq` rises by one; a late joiner's first batch repeats). */
+  'build.output': (payload: { channel: string; lines: BuildLine[] }) => void;
+  /** The build ended (succeeded, failed, cancelled); nothing more comes on the channel. */
+  'build.ended': (payload: { channel: string; build: BuildSummary }) => void;
   /**
    * An engine stream behind a channel ended (the container stopped, the engine went away, or
    * never opened): nothing more comes until the channel is left and joined again.

@@ -53,6 +53,8 @@ export interface BerthApp {
   readonly engines: EngineRegistry;
   /** The engine services the console's tRPC router calls. */
   readonly engineServices: Services['engine'];
+  /** Build-file workspaces and builds for the console's tRPC router and realtime. */
+  readonly buildfiles: Services['buildfiles'];
   /** Settings → Providers for the console's tRPC router. */
   readonly providerSettings: Services['providerSettings'];
   readonly bus: DomainBus;
@@ -110,7 +112,8 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     config,
     bus,
     engines,
-    engineKeysDir: resolve(dataDir, 'engine-keys')
+    engineKeysDir: resolve(dataDir, 'engine-keys'),
+    workspacesDir: resolve(dataDir, 'workspaces')
   });
   const engineStreams = registryEngineStreams(engines);
   const { audit, loginSessions, users, credentials, idempotency } = services;
@@ -196,6 +199,9 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
   });
   const recovered = turns.recover();
   const failedRuns = skills.recover();
+  const interruptedBuilds = services.buildfiles.builds.recover();
+  if (interruptedBuilds)
+    logger.warn({ builds: interruptedBuilds }, 'builds left running by a stop marked failed');
   if (recovered.requeued || recovered.failed || recovered.cancelled || failedRuns)
     logger.warn(
       { ...recovered, failedSkillRuns: failedRuns },
@@ -234,6 +240,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     engine,
     engines,
     engineServices: services.engine,
+    buildfiles: services.buildfiles,
     providerSettings: services.providerSettings,
     bus,
     audit,
@@ -254,6 +261,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
         bus,
         engines: engineStreams,
         engineServices: services.engine,
+        builds: services.buildfiles.builds,
         logger,
         acceptsHandshake,
         onCount: (n) => metrics.sockets.set({ transport: 'socket.io' }, n)

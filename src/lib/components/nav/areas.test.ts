@@ -8,7 +8,7 @@ describe('sidebar areas', () => {
   it('lists for each role only the areas its role opens, grouped in table order', () => {
     expect(slugs(sidebarGroups('viewer'))).toEqual([
       ['Assistant', ['agents', 'chat', 'sessions', 'skills', 'activity']],
-      ['Engine', ['containers', 'images', 'networks', 'volumes', 'engine']],
+      ['Engine', ['containers', 'images', 'networks', 'volumes', 'build-files', 'engine']],
       ['Insight', ['usage']]
     ]);
     expect(slugs(sidebarGroups('operator')).map(([group]) => group)).toEqual([

@@ -9,6 +9,7 @@ import type { Db } from '../db/client';
 import { AccessRepository } from '../db/repositories/access.repository';
 import { AgentRepository } from '../db/repositories/agent.repository';
 import { AuditRepository } from '../db/repositories/audit.repository';
+import { BuildFileRepository } from '../db/repositories/buildfile.repository';
 import { EngineRepository } from '../db/repositories/engine.repository';
 import { ProviderRepository } from '../db/repositories/provider.repository';
 import { EventRepository } from '../db/repositories/event.repository';
@@ -26,6 +27,8 @@ import { IdempotencyService } from './access/idempotency.service';
 import { AgentService } from './agents/agent.service';
 import { AuditService } from './audit/audit.service';
 import type { DomainBus } from './bus';
+import { BuildService } from './buildfiles/build.service';
+import { WorkspaceService } from './buildfiles/workspace.service';
 import { ContainerService } from './engine/container.service';
 import { EngineAccess } from './engine/engine-access';
 import { EngineSettingsService } from './engine/engine-settings.service';
@@ -61,11 +64,20 @@ export interface ServiceSources {
   engines: EngineRegistry;
   /** Where uploaded TLS material of console-added engines is written (0600 files). */
   engineKeysDir: string;
+  /** Where build-file workspaces keep their files (`<dir>/<workspace id>/`). */
+  workspacesDir: string;
 }
 
 export type Services = ReturnType<typeof createServices>;
 
-export function createServices({ db, config, bus, engines, engineKeysDir }: ServiceSources) {
+export function createServices({
+  db,
+  config,
+  bus,
+  engines,
+  engineKeysDir,
+  workspacesDir
+}: ServiceSources) {
   const audit = new AuditService(new AuditRepository(db), bus);
   const loginSessions = new LoginSessionService(new LoginSessionRepository(db), bus);
   const throttle = {
@@ -144,6 +156,13 @@ export function createServices({ db, config, bus, engines, engineKeysDir }: Serv
     )
   };
 
+  const buildFileRepo = new BuildFileRepository(db);
+  const workspaces = new WorkspaceService(buildFileRepo, workspacesDir, audit);
+  const buildfiles = {
+    workspaces,
+    builds: new BuildService(buildFileRepo, workspaces, engineAccess, audit)
+  };
+
   return {
     audit,
     loginSessions,
@@ -160,6 +179,7 @@ export function createServices({ db, config, bus, engines, engineKeysDir }: Serv
     chatSessions,
     usage,
     webhooks,
-    engine
+    engine,
+    buildfiles
   };
 }

@@ -26,7 +26,8 @@ export function testDomain(
     config,
     bus,
     engines,
-    engineKeysDir: join(dir, 'engine-keys')
+    engineKeysDir: join(dir, 'engine-keys'),
+    workspacesDir: join(dir, 'workspaces')
   });
   return {
     ...services,

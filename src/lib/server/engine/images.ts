@@ -46,7 +46,10 @@ export async function pullImage(
   });
 }
 
-/** Builds from a tar stream of the context; progress lines as for pull (forcerm: no leftovers). */
+/**
+ * Builds from a tar stream of the context; progress lines as for pull. `forcerm` makes the
+ * engine remove intermediate containers even when a step fails or the request is closed.
+ */
 export async function buildImage(
   e: EngineClient,
   context: NodeJS.ReadableStream,
@@ -55,6 +58,11 @@ export async function buildImage(
     buildfile?: string;
     buildargs?: Record<string, string>;
     labels?: Record<string, string>;
+    /** The stage to build (a multi-stage build stops there). */
+    target?: string;
+    nocache?: boolean;
+    /** Pull newer versions of the base images first. */
+    pull?: boolean;
   }
 ): Promise<IncomingMessage> {
   return e.stream({
@@ -65,6 +73,9 @@ export async function buildImage(
       dockerfile: opts.buildfile,
       buildargs: opts.buildargs,
       labels: opts.labels,
+      target: opts.target,
+      nocache: opts.nocache,
+      pull: opts.pull,
       forcerm: true
     },
     headers: { 'Content-Type': 'application/x-tar' },

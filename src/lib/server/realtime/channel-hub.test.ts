@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AuditEntry } from '$lib/contracts/audit';
 import type { User } from '$lib/contracts/users';
 import { DomainBus } from '../domain/bus';
+import { testDomain } from '../domain/testing';
 import { ChannelHub, type ChannelKindDef, type Publish } from './channel-hub';
 import { consoleChannels } from './channels';
 
@@ -277,7 +278,11 @@ describe('console channels', () => {
   it('forward their bus events only while someone has joined', () => {
     const bus = new DomainBus();
     const t = memoryTransport();
-    const hub = new ChannelHub(consoleChannels({ bus, engines: () => null }), t.transport);
+    const domain = testDomain();
+    const hub = new ChannelHub(
+      consoleChannels({ bus, engines: () => null, builds: domain.buildfiles.builds }),
+      t.transport
+    );
     expect(hub.join('v', 'viewer', 'users')?.code).toBe('forbidden');
     expect(hub.join('v', 'viewer', 'agents')).toBeNull();
     expect(hub.join('a', 'admin', 'users')).toBeNull();
@@ -291,5 +296,6 @@ describe('console channels', () => {
     t.groups.set('users', new Set(['a'])); // even a stale group hears nothing: the source stopped
     bus.emit('user.changed', user);
     expect(t.received('a')).toHaveLength(1);
+    domain.close();
   });
 });

@@ -5,8 +5,10 @@ import {
   type JoinOptions
 } from '$lib/contracts/realtime';
 import type { DomainBus } from '../domain/bus';
+import type { BuildService } from '../domain/buildfiles/build.service';
 import type { EngineStreamsLookup } from '../engine/engine-streams';
 import type { ChannelKindDef, Publish, SourceHandle, Stop } from './channel-hub';
+import { buildOutputSource } from './sources/build-output.source';
 import { containerLogsSource } from './sources/container-logs.source';
 import { containerStatsSource } from './sources/container-stats.source';
 import { engineEventsSource } from './sources/engine-events.source';
@@ -23,6 +25,7 @@ export interface ChannelDeps {
   bus: DomainBus;
   /** The raw streams of an engine by name (null: no such engine). */
   engines: EngineStreamsLookup;
+  builds: BuildService;
 }
 
 /**
@@ -32,7 +35,8 @@ export interface ChannelDeps {
  */
 export function consoleChannels({
   bus,
-  engines
+  engines,
+  builds
 }: ChannelDeps): Record<string, ChannelKindDef<unknown>> {
   const sources: Sources = {
     audit: (_, publish) => bus.on('audit.appended', (entry) => publish('audit.appended', entry)),
@@ -40,7 +44,8 @@ export function consoleChannels({
     agents: (_, publish) => bus.on('agent.changed', (change) => publish('agent.changed', change)),
     'container.logs': containerLogsSource(engines),
     'container.stats': containerStatsSource(engines),
-    'engine.events': engineEventsSource(engines)
+    'engine.events': engineEventsSource(engines),
+    'build.output': buildOutputSource(builds)
   };
   return Object.fromEntries(
     Object.entries(CHANNELS).map(([kind, spec]) => [

@@ -8,6 +8,7 @@ import {
   type SocketData
 } from '$lib/contracts/realtime';
 import type { DomainBus } from '../domain/bus';
+import type { BuildService } from '../domain/buildfiles/build.service';
 import type { ContainerService } from '../domain/engine/container.service';
 import type { EngineActor } from '../domain/engine/engine-access';
 import type { ImageService } from '../domain/engine/image.service';
@@ -35,6 +36,8 @@ export interface RealtimeDeps {
   engines: EngineStreamsLookup;
   /** Exec sessions and pulls go through the domain's engine services (role checks, audit). */
   engineServices: { containers: ContainerService; images: ImageService };
+  /** Builds followed on `build.output:<id>`. */
+  builds: BuildService;
   logger: Logger;
   /** Host and Origin checks shared with the HTTP front. */
   acceptsHandshake(req: IncomingMessage): boolean;

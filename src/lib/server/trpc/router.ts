@@ -1,6 +1,7 @@
 import { router } from './init';
 import { agentsRouter } from './routers/agents.router';
 import { auditRouter } from './routers/audit.router';
+import { buildfilesRouter } from './routers/buildfiles.router';
 import { credentialsRouter } from './routers/credentials.router';
 import { engineRouter } from './routers/engine.router';
 import { providersRouter } from './routers/providers.router';
@@ -20,6 +21,7 @@ export const appRouter = router({
   providers: providersRouter,
   sessions: sessionsRouter,
   usage: usageRouter,
-  webhooks: webhooksRouter
+  webhooks: webhooksRouter,
+  buildfiles: buildfilesRouter
 });
 export type AppRouter = typeof appRouter;

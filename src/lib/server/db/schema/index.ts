@@ -6,3 +6,4 @@ export * from './access';
 export * from './engines';
 export * from './providers';
 export * from './webhooks';
+export * from './buildfiles';
