@@ -66,7 +66,10 @@ describe('workspace paths', () => {
 
 async function tarOf(entries: Parameters<ReturnType<typeof pack>['entry']>[0][]) {
   const tar = pack();
-  for (const e of entries) tar.entry(e, e.type === 'file' || !e.type ? 'data' : undefined);
+  for (const e of entries) {
+    if (e.type === 'file' || !e.type) tar.entry(e, 'data');
+    else tar.entry(e);
+  }
   tar.finalize();
   const chunks: Buffer[] = [];
   for await (const chunk of tar) chunks.push(chunk as Buffer);
