@@ -95,6 +95,11 @@ test('an operator writes a build file, sees its diagnostics, builds it and finds
   await expect
     .poll(() => page.evaluate(() => document.getSelection()?.toString()))
     .toBe('RUN echo built-in-e2e');
+  // Completion after FROM offers the engine's images (not saved: the build is done).
+  await editor.press('ControlOrMeta+End');
+  await page.keyboard.type('\nFROM berth-test/bu');
+  await expect(page.locator('.cm-tooltip-autocomplete')).toContainText('berth-test/busybox:latest');
+  await page.keyboard.press('Escape');
 
   const history = page.getByRole('list', { name: 'Build history' });
   await expect(history).toContainText('succeeded');
