@@ -129,9 +129,10 @@ test('completion offers stage names after COPY --from= and ARGs after ${', async
   await expect(list).toBeVisible();
   await expect(list.locator('li')).toHaveText([/^deps/, /^build/, /^test/]);
   await page.keyboard.type('te');
-  // The list narrows before Enter takes its first entry (a loaded machine is slow to filter).
+  // The list narrows to the stage; choosing it with the pointer, not Enter: on a loaded machine
+  // a lint result can land between the narrowing and the key, and Enter then types a newline.
   await expect(list.locator('li')).toHaveText([/^test/]);
-  await page.keyboard.press('Enter');
+  await list.locator('li', { hasText: /^test/ }).click();
   await expect(line(page, 'COPY --from=test')).toHaveCount(1);
 
   await page.keyboard.press('Escape');
@@ -140,8 +141,7 @@ test('completion offers stage names after COPY --from= and ARGs after ${', async
   await expect(list).toBeVisible();
   await expect(list).toContainText('GREETING');
   await page.keyboard.type('GR');
-  await expect(list.locator('li').first()).toContainText('GREETING');
-  await page.keyboard.press('Enter');
+  await list.locator('li', { hasText: 'GREETING' }).first().click();
   await expect(line(page, 'RUN echo ${GREETING}')).toHaveCount(1);
 
   // Instructions at a line start, and --mount's types.
