@@ -24,6 +24,7 @@ import type {
 } from './types.ts';
 import {
   extractFlags,
+  isBlank,
   isSpace,
   parseJsonForm,
   parseWords,
@@ -226,13 +227,13 @@ class Parser {
     const text = logical.text;
     const [s, e] = trimSpan(text, from, to);
     let cmdEnd = s;
-    while (cmdEnd < e && !/[\t\v\f\r ]/.test(text[cmdEnd] ?? '')) cmdEnd++;
+    while (cmdEnd < e && !isBlank(text[cmdEnd])) cmdEnd++;
     const keyword = text.slice(s, cmdEnd);
     let flags: Span[] = [];
     let argsStart = e;
     if (cmdEnd < e) {
       let restStart = cmdEnd;
-      while (restStart < e && /[\t\v\f\r ]/.test(text[restStart] ?? '')) restStart++;
+      while (restStart < e && isBlank(text[restStart])) restStart++;
       const extracted = extractFlags(text.slice(restStart, e), restStart);
       flags = extracted.flags;
       argsStart = extracted.restAt;

@@ -12,7 +12,19 @@ export interface Span {
 
 // Go's unicode.IsSpace.
 const SPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
-export const isSpace = (ch: string | undefined): boolean => ch !== undefined && SPACE.test(ch);
+export function isSpace(ch: string | undefined): boolean {
+  if (ch === undefined) return false;
+  // ASCII first, by code: this runs for every character trimmed (the parse bench's hot path).
+  const code = ch.charCodeAt(0);
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  return code >= 0x85 && SPACE.test(ch);
+}
+
+/** BuildKit's separator class `[\t\v\f\r ]`, by code. */
+export function isBlank(ch: string | undefined): boolean {
+  const code = ch === undefined ? -1 : ch.charCodeAt(0);
+  return code === 32 || code === 9 || code === 11 || code === 12 || code === 13;
+}
 
 /** Go's strings.TrimSpace, as the [start, end) of what remains. */
 export function trimSpan(text: string, start = 0, end = text.length): [number, number] {
