@@ -77,14 +77,31 @@ function continuation(line: string, escape: string): { keep: number; continues: 
 /** A logical line: pieces of source lines joined, each character knowing its source offset. */
 class LogicalLine {
   text = '';
-  readonly offsets: number[] = [];
+  /** Where each appended piece starts, in `text` and in the source (one entry per piece, not
+   *  per character: the parse bench spent its time pushing character offsets). */
+  private readonly textStarts: number[] = [];
+  private readonly sourceStarts: number[] = [];
   private readonly source: string;
   constructor(source: string) {
     this.source = source;
   }
   append(from: number, to: number): void {
+    if (to <= from) return;
+    this.textStarts.push(this.text.length);
+    this.sourceStarts.push(from);
     this.text += this.source.slice(from, to);
-    for (let i = from; i < to; i++) this.offsets.push(i);
+  }
+  /** The source offset of `text[i]`, or undefined past the end. */
+  sourceOffset(i: number): number | undefined {
+    if (i < 0 || i >= this.text.length) return undefined;
+    let lo = 0;
+    let hi = this.textStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.textStarts[mid]! <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    return this.sourceStarts[lo]! + (i - this.textStarts[lo]!);
   }
 }
 
@@ -475,9 +492,10 @@ class Parser {
   }
 
   private logicalRange(logical: LogicalLine, start: number, end: number): Range {
-    const offsets = logical.offsets;
-    if (end > start) return this.range(offsets[start]!, offsets[end - 1]! + 1);
-    const at = offsets[start] ?? (offsets.length ? offsets[offsets.length - 1]! + 1 : 0);
+    if (end > start)
+      return this.range(logical.sourceOffset(start)!, logical.sourceOffset(end - 1)! + 1);
+    const last = logical.text.length - 1;
+    const at = logical.sourceOffset(start) ?? (last >= 0 ? logical.sourceOffset(last)! + 1 : 0);
     return this.range(at, at);
   }
 }
