@@ -10,11 +10,11 @@
  */
 import Database from 'better-sqlite3';
 import { execFile } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { rssMiB, spawnBerth, startBare, wrkJsonPost } from './lib.ts';
+import { rssMiB, spawnBerth, startBareWake, writeWakeScript } from './lib.ts';
 
 const TOKEN = 'bench-heartbeat-token-0123456789';
 const BACKLOG = 100_000;
@@ -32,24 +32,8 @@ const first = await spawnBerth(config);
 const { dataDir } = first;
 // The same Berth whose heartbeat (24 h) takes nothing during the runs: what taking costs.
 const idle = await spawnBerth(configWith(86_400_000));
-const bare = await startBare(
-  JSON.stringify({
-    status: 200,
-    message: 'Event queued for agent main',
-    eventId: crypto.randomUUID()
-  })
-);
-const script = join(dataDir, 'wake.lua');
-writeFileSync(
-  script,
-  `${wrkJsonPost(TOKEN)}local n = 0
-local tag = tostring(os.time()) .. "-" .. tostring(math.random(1, 1000000000))
-request = function()
-  n = n + 1
-  return wrk.format(nil, nil, nil, '{"text":"hb ' .. tag .. ' ' .. n .. '","metadata":{"source":"bench"}}')
-end
-`
-);
+const bare = await startBareWake();
+const script = writeWakeScript(dataDir, TOKEN, 'hb');
 
 async function wrk(target: string, seconds: number): Promise<number> {
   const { stdout } = await promisify(execFile)('wrk', [

@@ -142,3 +142,33 @@ export const wrkJsonPost = (token: string) => `wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Authorization"] = "Bearer ${token}"
 `;
+
+/** The bare `node:http` baseline answering as Berth's `/hooks/wake` does. */
+export function startBareWake() {
+  return startBare(
+    JSON.stringify({
+      status: 200,
+      message: 'Event queued for agent main',
+      eventId: crypto.randomUUID()
+    })
+  );
+}
+
+/**
+ * A wrk script POSTing wakes to `/hooks/wake`, each with a unique text (run tag and wrk's
+ * thread-local counter), written into `dir`; returns its path.
+ */
+export function writeWakeScript(dir: string, token: string, label: string): string {
+  const script = join(dir, 'wake.lua');
+  writeFileSync(
+    script,
+    `${wrkJsonPost(token)}local n = 0
+local tag = tostring(os.time()) .. "-" .. tostring(math.random(1, 1000000000))
+request = function()
+  n = n + 1
+  return wrk.format(nil, nil, nil, '{"text":"${label} ' .. tag .. ' ' .. n .. '","metadata":{"source":"bench"}}')
+end
+`
+  );
+  return script;
+}

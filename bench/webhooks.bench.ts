@@ -7,10 +7,10 @@
  */
 import Database from 'better-sqlite3';
 import { execFile } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { rssMiB, spawnBerth, startBare, wrkJsonPost } from './lib.ts';
+import { rssMiB, spawnBerth, startBareWake, writeWakeScript } from './lib.ts';
 
 const TOKEN = 'bench-webhook-token-0123456789';
 const {
@@ -20,26 +20,10 @@ const {
 } = await spawnBerth(
   `webhooks:\n  enabled: true\n  token: "${TOKEN}"\n  rateLimit: { maxRequests: 100000000, windowMs: 60000 }\n`
 );
-const bare = await startBare(
-  JSON.stringify({
-    status: 200,
-    message: 'Event queued for agent main',
-    eventId: crypto.randomUUID()
-  })
-);
+const bare = await startBareWake();
 
 // Each request carries a unique text: run tag + wrk thread-local counter.
-const script = join(dataDir, 'wake.lua');
-writeFileSync(
-  script,
-  `${wrkJsonPost(TOKEN)}local n = 0
-local tag = tostring(os.time()) .. "-" .. tostring(math.random(1, 1000000000))
-request = function()
-  n = n + 1
-  return wrk.format(nil, nil, nil, '{"text":"bench ' .. tag .. ' ' .. n .. '","metadata":{"source":"bench"}}')
-end
-`
-);
+const script = writeWakeScript(dataDir, TOKEN, 'bench');
 
 interface Run {
   rps: number;

@@ -1,35 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { build, preview, type PreviewServer } from 'vite';
+import { serveHarness } from './harness';
 
 /**
  * The build-file editor on its own: a harness page (tests/harness/buildfile-editor) built with
  * Vite and served here, so the component is checked in Chromium before the studio's page uses
  * it. The harness starts with a four-stage file (deps, build, test, and an unnamed final stage).
  */
-const configFile = 'tests/harness/buildfile-editor/vite.config.ts';
-const outDir = mkdtempSync(join(tmpdir(), 'berth-bf-harness-'));
-let server: PreviewServer;
-let url: string;
-
-test.describe.configure({ mode: 'serial' });
-
-test.beforeAll(async () => {
-  await build({ configFile, build: { outDir } });
-  server = await preview({
-    configFile,
-    build: { outDir },
-    preview: { host: '127.0.0.1', port: 0 }
-  });
-  url = server.resolvedUrls!.local[0]!;
-});
-
-test.afterAll(async () => {
-  await server?.close();
-  rmSync(outDir, { recursive: true, force: true });
-});
+const harnessUrl = serveHarness('buildfile-editor');
 
 interface Harness {
   value(): string;
@@ -44,7 +21,7 @@ interface Harness {
 declare const harness: Harness;
 
 async function open(page: Page, query = '') {
-  await page.goto(url + query);
+  await page.goto(harnessUrl() + query);
   await page.locator('body[data-ready]').waitFor({ state: 'attached' });
   await expect.poll(() => page.evaluate(() => harness.results())).toBeGreaterThan(0);
 }

@@ -1,34 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { build, preview, type PreviewServer } from 'vite';
+import { serveHarness } from './harness';
 
 /**
  * The log viewer on its own: a harness page (tests/harness/log-viewer) built with Vite and
  * served here, so the component is checked in Chromium before any console page uses it.
  */
-const configFile = 'tests/harness/log-viewer/vite.config.ts';
-const outDir = mkdtempSync(join(tmpdir(), 'berth-log-harness-'));
-let server: PreviewServer;
-let url: string;
-
-test.describe.configure({ mode: 'serial' });
-
-test.beforeAll(async () => {
-  await build({ configFile, build: { outDir } });
-  server = await preview({
-    configFile,
-    build: { outDir },
-    preview: { host: '127.0.0.1', port: 0 }
-  });
-  url = server.resolvedUrls!.local[0]!;
-});
-
-test.afterAll(async () => {
-  await server?.close();
-  rmSync(outDir, { recursive: true, force: true });
-});
+const harnessUrl = serveHarness('log-viewer');
 
 interface Harness {
   stream(count: number, batch: number): Promise<{ ms: number; longest: number }>;
@@ -40,7 +17,7 @@ interface Harness {
 declare const harness: Harness;
 
 async function open(page: Page, query = '') {
-  await page.goto(url + query);
+  await page.goto(harnessUrl() + query);
   await page.locator('body[data-ready]').waitFor({ state: 'attached' });
 }
 
