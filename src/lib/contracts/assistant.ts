@@ -75,6 +75,14 @@ export interface SkillInfo {
   paramsSchema: Record<string, unknown>;
 }
 
+/** One line a skill run printed (`system`: Berth's own word, e.g. "timed out after 20000 ms"). */
+export interface SkillLogLine {
+  stream: 'stdout' | 'stderr' | 'system';
+  text: string;
+  /** Epoch ms when Berth read the line. */
+  at: number;
+}
+
 export interface SkillRunRecord {
   runId: string;
   skillId: string;

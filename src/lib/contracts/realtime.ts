@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AgentChanged } from './agents';
 import type { AuditEntry } from './audit';
+import type { SkillLogLine, SkillRunRecord } from './assistant';
 import type { BuildLine, BuildSummary } from './buildfiles';
 import type { ExecClientEvents, ExecServerEvents } from './exec';
 import type { Role } from './roles';
@@ -42,7 +43,9 @@ export const CHANNELS = {
   /** `engine.events:<engine>`: every `engine.event` from the moment of the join. */
   'engine.events': { role: 'viewer', params: engineName },
   /** `build.output:<build id>`: what was printed so far, then `build.output` lines, `build.ended`. */
-  'build.output': { role: 'viewer', params: z.string().regex(/^[0-9a-f-]{36}$/) }
+  'build.output': { role: 'viewer', params: z.string().regex(/^[0-9a-f-]{36}$/) },
+  /** `skill.run:<run id>`: a skill run's log lines as it prints them, then its record. */
+  'skill.run': { role: 'viewer', params: z.string().regex(/^[0-9a-f-]{36}$/) }
 } as const satisfies Record<string, ChannelSpec>;
 
 export type ChannelKind = keyof typeof CHANNELS;
@@ -139,6 +142,10 @@ export interface ServerToClientEvents extends ExecServerEvents {
   'build.output': (payload: { channel: string; lines: BuildLine[] }) => void;
   /** The build ended (succeeded, failed, cancelled); nothing more comes on the channel. */
   'build.ended': (payload: { channel: string; build: BuildSummary }) => void;
+  /** Lines a skill run printed, in order (a late joiner's first batch repeats the kept ones). */
+  'skill.log': (payload: { channel: string; lines: SkillLogLine[] }) => void;
+  /** The skill run ended (completed or failed); nothing more comes on the channel. */
+  'skill.ended': (payload: { channel: string; run: SkillRunRecord }) => void;
   /**
    * An engine stream behind a channel ended (the container stopped, the engine went away, or
    * never opened): nothing more comes until the channel is left and joined again.

@@ -262,6 +262,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
         engines: engineStreams,
         engineServices: services.engine,
         builds: services.buildfiles.builds,
+        skills: services.skills,
         logger,
         acceptsHandshake,
         onCount: (n) => metrics.sockets.set({ transport: 'socket.io' }, n)

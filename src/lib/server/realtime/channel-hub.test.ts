@@ -280,7 +280,12 @@ describe('console channels', () => {
     const t = memoryTransport();
     const domain = testDomain();
     const hub = new ChannelHub(
-      consoleChannels({ bus, engines: () => null, builds: domain.buildfiles.builds }),
+      consoleChannels({
+        bus,
+        engines: () => null,
+        builds: domain.buildfiles.builds,
+        skills: domain.skills
+      }),
       t.transport
     );
     expect(hub.join('v', 'viewer', 'users')?.code).toBe('forbidden');

@@ -6,12 +6,14 @@ import {
 } from '$lib/contracts/realtime';
 import type { DomainBus } from '../domain/bus';
 import type { BuildService } from '../domain/buildfiles/build.service';
+import type { SkillService } from '../domain/skills/skill.service';
 import type { EngineStreamsLookup } from '../engine/engine-streams';
 import type { ChannelKindDef, Publish, SourceHandle, Stop } from './channel-hub';
 import { buildOutputSource } from './sources/build-output.source';
 import { containerLogsSource } from './sources/container-logs.source';
 import { containerStatsSource } from './sources/container-stats.source';
 import { engineEventsSource } from './sources/engine-events.source';
+import { skillRunSource } from './sources/skill-run.source';
 
 type Sources = {
   [K in ChannelKind]: (
@@ -26,6 +28,7 @@ export interface ChannelDeps {
   /** The raw streams of an engine by name (null: no such engine). */
   engines: EngineStreamsLookup;
   builds: BuildService;
+  skills: SkillService;
 }
 
 /**
@@ -36,7 +39,8 @@ export interface ChannelDeps {
 export function consoleChannels({
   bus,
   engines,
-  builds
+  builds,
+  skills
 }: ChannelDeps): Record<string, ChannelKindDef<unknown>> {
   const sources: Sources = {
     audit: (_, publish) => bus.on('audit.appended', (entry) => publish('audit.appended', entry)),
@@ -45,7 +49,8 @@ export function consoleChannels({
     'container.logs': containerLogsSource(engines),
     'container.stats': containerStatsSource(engines),
     'engine.events': engineEventsSource(engines),
-    'build.output': buildOutputSource(builds)
+    'build.output': buildOutputSource(builds),
+    'skill.run': skillRunSource(skills)
   };
   return Object.fromEntries(
     Object.entries(CHANNELS).map(([kind, spec]) => [

@@ -8,6 +8,7 @@ import {
   type SocketData
 } from '$lib/contracts/realtime';
 import type { DomainBus } from '../domain/bus';
+import type { SkillService } from '../domain/skills/skill.service';
 import type { BuildService } from '../domain/buildfiles/build.service';
 import type { ContainerService } from '../domain/engine/container.service';
 import type { EngineActor } from '../domain/engine/engine-access';
@@ -38,6 +39,8 @@ export interface RealtimeDeps {
   engineServices: { containers: ContainerService; images: ImageService };
   /** Builds followed on `build.output:<id>`. */
   builds: BuildService;
+  /** Skill runs followed on `skill.run:<id>`. */
+  skills: SkillService;
   logger: Logger;
   /** Host and Origin checks shared with the HTTP front. */
   acceptsHandshake(req: IncomingMessage): boolean;

@@ -7,7 +7,12 @@ export interface BuiltinSkill {
   name: string;
   description: string;
   params: z.ZodType<Record<string, unknown>>;
-  run(params: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
+  /** `log` prints a line to the run's live logs (the console's `skill.run:<id>` channel). */
+  run(
+    params: Record<string, unknown>,
+    signal: AbortSignal,
+    log: (stream: 'stdout' | 'stderr' | 'system', text: string) => void
+  ): Promise<unknown>;
 }
 
 /** Skills that ship with Berth and need nothing installed. */

@@ -3,13 +3,16 @@ import type { SkillInfo, SkillRunRecord } from '$lib/contracts/assistant';
 import type { SkillRunRepository, SkillRunRow } from '../../db/repositories/skill-run.repository';
 import { DomainError, notFound } from '../../errors';
 import { whenStored } from '../storage-retry';
+import type { SkillLogLine } from '$lib/contracts/assistant';
 import type { BuiltinSkill } from './builtin-skills';
+import { SkillRunFeed, type SkillRunListener } from './skill-run-feed';
 
 const RUN_TIMEOUT_MS = 30_000;
 
 /** The skills registry and the record of every run (params, status, output, trigger, who). */
 export class SkillService {
   readonly #skills = new Map<string, BuiltinSkill>();
+  readonly #feed = new SkillRunFeed();
 
   constructor(
     private readonly runs: SkillRunRepository,
@@ -53,7 +56,10 @@ export class SkillService {
       startedAt: started
     });
     const abort = AbortSignal.timeout(RUN_TIMEOUT_MS);
-    const done = skill.run(parsed.data, abort).then(
+    this.#feed.open(run.id);
+    const log = (stream: SkillLogLine['stream'], text: string) =>
+      this.#feed.log(run.id, stream, text);
+    const done = skill.run(parsed.data, abort, log).then(
       (output) => this.#finish(run.id, 'completed', 0, output, null, started),
       (err: unknown) =>
         this.#finish(
@@ -88,6 +94,19 @@ export class SkillService {
     return run;
   }
 
+  /** A run as a watcher first sees it: the lines kept while it runs, or its record once ended. */
+  snapshot(runId: string): { lines: SkillLogLine[]; ended: SkillRunRecord | null } {
+    const lines = this.#feed.lines(runId);
+    if (lines) return { lines, ended: null };
+    const row = this.runs.byId(runId);
+    return { lines: [], ended: row ? toRecord(row) : null };
+  }
+
+  /** Each new batch of a running run's lines, then its end; nothing for a run not running. */
+  follow(runId: string, listener: SkillRunListener): () => void {
+    return this.#feed.follow(runId, listener);
+  }
+
   get(runId: string): SkillRunRecord {
     const row = this.runs.byId(runId);
     if (!row) throw notFound('Skill run');
@@ -119,7 +138,9 @@ export class SkillService {
         durationMs: finishedAt - started
       })
     );
-    return toRecord(row!);
+    const record = toRecord(row!);
+    this.#feed.close(record);
+    return record;
   }
 }
 
