@@ -1,12 +1,11 @@
 import { get, type IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServerToClientEvents } from '../../src/lib/contracts/realtime';
 import { EngineClient } from '../../src/lib/server/engine/engine.client';
 import type { EngineStreams } from '../../src/lib/server/engine/engine-streams';
 import { RawEngineStreams } from '../../src/lib/server/engine/raw-streams';
 import { demuxLines, type LogRecord } from '../../src/lib/server/engine/stream-demux';
-import type { Publish } from '../../src/lib/server/realtime/channel-hub';
+import type { Publish, SourceEvents } from '../../src/lib/server/realtime/channel-hub';
 import { containerLogsSource } from '../../src/lib/server/realtime/sources/container-logs.source';
 import {
   buildTestImage,
@@ -21,8 +20,8 @@ const LABEL = `streams-${process.pid}`;
 const TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z$/;
 
 type Sent = {
-  [E in keyof ServerToClientEvents]: [E, ...Parameters<ServerToClientEvents[E]>];
-}[keyof ServerToClientEvents];
+  [E in keyof SourceEvents]: [E, ...Parameters<SourceEvents[E]>];
+}[keyof SourceEvents];
 
 /** A publish function that records, and resolves `until` once a predicate holds. */
 function recorder() {

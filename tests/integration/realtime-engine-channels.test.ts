@@ -2,7 +2,11 @@ import { readFileSync } from 'node:fs';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { LogLine } from '../../src/lib/contracts/realtime';
+import {
+  unpackLogLines,
+  type LogLine,
+  type PackedLogLines
+} from '../../src/lib/contracts/realtime';
 import type { Berth } from './helpers/berth';
 import { signInAs, startWithAdmin } from './helpers/console';
 import {
@@ -21,8 +25,8 @@ const LABEL = `channels-${process.pid}`;
 /** What a socket received on one log channel. */
 function logsOf(socket: Socket, channel: string) {
   const got = { lines: [] as LogLine[], gaps: [] as (number | null)[], ended: [] as string[] };
-  socket.on('container.log', (b: { channel: string; lines: LogLine[] }) => {
-    if (b.channel === channel) got.lines.push(...b.lines);
+  socket.on('container.log', (b: PackedLogLines) => {
+    if (b.channel === channel) got.lines.push(...unpackLogLines(b));
   });
   socket.on('container.log.gap', (g: { channel: string; missed: number | null }) => {
     if (g.channel === channel) got.gaps.push(g.missed);
@@ -275,7 +279,7 @@ describe('engine channels over socket.io', () => {
       if (!text.startsWith('42')) return;
       const [event, payload] = JSON.parse(text.slice(2)) as [string, Record<string, unknown>];
       if (event === 'container.log')
-        for (const l of payload.lines as LogLine[]) {
+        for (const l of unpackLogLines(payload as unknown as PackedLogLines)) {
           lines += 1;
           if (l.line.length !== 1000) wrongLines += 1;
         }

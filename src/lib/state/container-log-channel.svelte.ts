@@ -1,5 +1,11 @@
 import { consoleSocket } from '$lib/client/socket';
-import type { ChannelName, JoinOptions, LogLine } from '$lib/contracts/realtime';
+import {
+  unpackLogLines,
+  type ChannelName,
+  type JoinOptions,
+  type LogLine,
+  type PackedLogLines
+} from '$lib/contracts/realtime';
 import type { LogFeed } from './log-viewer.svelte';
 import type { LiveStatus } from './live-room.svelte';
 
@@ -47,8 +53,9 @@ export class ContainerLogChannel {
   start(): () => void {
     const socket = consoleSocket();
     const mine = (channel: string) => channel === this.#channel;
-    const log = ({ channel, lines }: { channel: string; lines: LogLine[] }) => {
-      if (!mine(channel)) return;
+    const log = (batch: PackedLogLines) => {
+      if (!mine(batch.channel)) return;
+      const lines = unpackLogLines(batch);
       this.track(lines);
       this.#feed()?.push(this.#source, lines);
     };

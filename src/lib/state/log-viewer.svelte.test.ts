@@ -66,6 +66,70 @@ describe('LogViewerState', () => {
     expect(viewer.unseen).toBe(0);
   });
 
+  it('spaces frames 100 ms apart during a burst, and shows a quiet line at the next frame', () => {
+    const clock = frames();
+    let time = 1_000;
+    const delays: { callback: () => void; ms: number }[] = [];
+    const viewer = new LogViewerState([source], {
+      requestFrame: clock.requestFrame,
+      now: () => time,
+      delay: (callback, ms) => {
+        const d = { callback, ms };
+        delays.push(d);
+        return () => delays.splice(delays.indexOf(d), 1);
+      }
+    });
+    const burst = (from: number) =>
+      Array.from({ length: 300 }, (_, i) => ({
+        stream: 'stdout' as const,
+        ts: from + i,
+        line: `l${from + i}`
+      }));
+    viewer.push('web', burst(0));
+    clock.run();
+    expect(viewer.size).toBe(300);
+    time += 16;
+    viewer.push('web', burst(300));
+    expect(clock.waiting).toBe(0);
+    expect(delays.map((d) => d.ms)).toEqual([84]);
+    viewer.push('web', burst(600)); // joins the frame already waiting
+    expect(delays).toHaveLength(1);
+    time += 84;
+    delays.splice(0).forEach((d) => d.callback());
+    clock.run();
+    expect(viewer.size).toBe(900);
+    expect(viewer.revision).toBe(2);
+
+    // The last frame merged 600: a burst still; a frame of a few lines ends it.
+    time += 200;
+    viewer.push('web', [{ stream: 'stdout', ts: 2_000, line: 'quiet' }]);
+    expect(delays).toHaveLength(0);
+    clock.run();
+    viewer.push('web', [{ stream: 'stdout', ts: 2_001, line: 'quiet again' }]);
+    expect(delays).toHaveLength(0);
+    expect(clock.waiting).toBe(1);
+  });
+
+  it('cancels a delayed frame when disposed', () => {
+    const clock = frames();
+    let time = 0;
+    let cancelled = 0;
+    const viewer = new LogViewerState([source], {
+      requestFrame: clock.requestFrame,
+      now: () => time,
+      delay: () => () => cancelled++
+    });
+    viewer.push(
+      'web',
+      Array.from({ length: 250 }, (_, i) => ({ stream: 'stdout' as const, ts: i, line: 'x' }))
+    );
+    clock.run();
+    time = 10;
+    viewer.push('web', [{ stream: 'stdout', ts: 300, line: 'y' }]);
+    viewer.dispose();
+    expect(cancelled).toBe(1);
+  });
+
   it('cancels its frame when disposed', () => {
     const clock = frames();
     const viewer = new LogViewerState([source], { requestFrame: clock.requestFrame });

@@ -35,6 +35,22 @@ export function sourceColour(index: number): string {
 }
 
 export type RequestFrame = (callback: () => void) => () => void;
+/** Runs `callback` after `ms` (a timer in the browser); returns a cancel. */
+export type Delay = (callback: () => void, ms: number) => () => void;
+
+/**
+ * While a burst lasts (the last frame merged BURST_LINES or more), frames are at least
+ * BURST_FRAME_MS apart: nobody reads 40,000 lines a second, and every frame costs the browser a
+ * layout of the rows, which at 60 frames a second took more of the page's time than the lines.
+ * A quiet stream's line still shows at the next frame.
+ */
+const BURST_LINES = 200;
+const BURST_FRAME_MS = 100;
+
+const timer: Delay = (callback, ms) => {
+  const id = setTimeout(callback, ms);
+  return () => clearTimeout(id);
+};
 
 const animationFrame: RequestFrame = (callback) => {
   const id = requestAnimationFrame(callback);
@@ -64,15 +80,26 @@ export class LogViewerState {
   wrap = $state(false);
 
   readonly #requestFrame: RequestFrame;
+  readonly #delay: Delay;
+  readonly #now: () => number;
   #cancelFrame: (() => void) | null = null;
+  /** When the last frame merged, and how many entries it merged. */
+  #lastFrame = { at: -Infinity, merged: 0 };
 
   constructor(
     sources: LogSource[],
-    { capacity = DEFAULT_CAPACITY, requestFrame = animationFrame } = {}
+    {
+      capacity = DEFAULT_CAPACITY,
+      requestFrame = animationFrame,
+      delay = timer,
+      now = () => performance.now()
+    } = {}
   ) {
     this.sources = sources;
     this.buffer = new LogBuffer(capacity);
     this.#requestFrame = requestFrame;
+    this.#delay = delay;
+    this.#now = now;
   }
 
   source(id: string): LogSource | undefined {
@@ -156,10 +183,25 @@ export class LogViewerState {
 
   #schedule(): void {
     if (this.#cancelFrame) return;
-    this.#cancelFrame = this.#requestFrame(() => {
+    const frame = () => {
       this.#cancelFrame = null;
-      if (this.buffer.flush()) this.#sync();
-    });
+      const merged = this.buffer.pendingCount;
+      if (!this.buffer.flush()) return;
+      this.#lastFrame = { at: this.#now(), merged };
+      this.#sync();
+    };
+    const wait =
+      this.#lastFrame.merged >= BURST_LINES ? this.#lastFrame.at + BURST_FRAME_MS - this.#now() : 0;
+    if (wait <= 0) {
+      this.#cancelFrame = this.#requestFrame(frame);
+      return;
+    }
+    let cancelFrame = () => {};
+    const cancelDelay = this.#delay(() => (cancelFrame = this.#requestFrame(frame)), wait);
+    this.#cancelFrame = () => {
+      cancelDelay();
+      cancelFrame();
+    };
   }
 
   #sync(): void {

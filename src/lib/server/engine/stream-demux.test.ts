@@ -57,6 +57,28 @@ describe('stream demultiplexer', () => {
     ]);
   });
 
+  it('reads whole one-line frames the same as split ones: \\r\\n, empty text, no timestamp', () => {
+    const data = Buffer.concat([
+      frame(1, `${TS1} tty line\r\n`),
+      frame(2, `${TS2} \n`),
+      frame(1, `${TS3}\n`),
+      frame(1, 'plain words here\n'),
+      frame(1, `${TS1} two\nlines\n`)
+    ]);
+    expectAtEveryCut(
+      data,
+      [
+        { stream: 'stdout', ts: TS1, line: 'tty line' },
+        { stream: 'stderr', ts: TS2, line: '' },
+        { stream: 'stdout', line: TS3 },
+        { stream: 'stdout', line: 'plain words here' },
+        { stream: 'stdout', ts: TS1, line: 'two' },
+        { stream: 'stdout', line: 'lines' }
+      ],
+      { timestamps: true }
+    );
+  });
+
   it('splits timestamps off and joins a line split over frames, keeping its first timestamp', () => {
     const data = Buffer.concat([
       frame(1, `${TS1} start\n`),

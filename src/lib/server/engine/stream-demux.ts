@@ -64,6 +64,33 @@ class LineAssembler {
     }
   }
 
+  /**
+   * Takes message [start, end) when it is one whole line (ending with its only newline) and
+   * nothing is partly assembled; false leaves it to write(), which handles every other shape.
+   */
+  whole(data: Buffer, start: number, end: number, timestamps: boolean): boolean {
+    if (this.#bytes > 0 || this.#ts !== undefined || this.#prefix?.length) return false;
+    if (end - start > this.maxLineBytes || data[end - 1] !== NL) return false;
+    let textStart = start;
+    let ts: string | undefined;
+    if (timestamps) {
+      const space = data.indexOf(0x20, start);
+      if (space < 0 || space >= end || space - start > TS_MAX) return false;
+      ts = data.toString('latin1', start, space);
+      if (!TS_PATTERN.test(ts)) return false;
+      textStart = space + 1;
+    }
+    const nl = data.indexOf(NL, textStart);
+    if (nl !== end - 1) return false;
+    const textEnd = data[nl - 1] === 0x0d && nl > textStart ? nl - 1 : nl; // a TTY's \r\n
+    const line = data.toString('utf8', textStart, textEnd);
+    this.#prefix = null;
+    this.out.push(
+      ts === undefined ? { stream: this.stream, line } : { stream: this.stream, ts, line }
+    );
+    return true;
+  }
+
   /** The stream ended: a last line without a newline is still a line. */
   end(): void {
     if (this.#prefix?.length) this.#append(this.#prefix);
@@ -185,6 +212,16 @@ export class StreamDemuxer {
   #frames(data: Buffer): void {
     let at = 0;
     while (at < data.length) {
+      if (this.#frameLeft === 0 && this.#head.length === 0 && at + HEADER <= data.length) {
+        // The usual frame: one whole line with its timestamp, in this chunk, taken without copies.
+        const size = data.readUInt32BE(at + 4);
+        const end = at + HEADER + size;
+        const assembler = data[at] === 2 || data[at] === 3 ? this.#stderr : this.#stdout;
+        if (end <= data.length && assembler.whole(data, at + HEADER, end, this.#timestamps)) {
+          at = end;
+          continue;
+        }
+      }
       if (this.#frameLeft === 0) {
         const need = HEADER - this.#head.length;
         const take = data.subarray(at, at + need);

@@ -8,10 +8,18 @@ import {
 } from '$lib/contracts/realtime';
 import { roleAtLeast, type Role } from '$lib/contracts/roles';
 
+/**
+ * What sources publish: the wire's events, with log lines unpacked (each socket's outbox packs
+ * the lines it sends, socket-outboxes.ts).
+ */
+export type SourceEvents = Omit<ServerToClientEvents, 'container.log'> & {
+  'container.log': (batch: { channel: string; lines: LogLine[] }) => void;
+};
+
 /** Sends one event to every member of the channel instance that published it. */
-export type Publish = <E extends keyof ServerToClientEvents>(
+export type Publish = <E extends keyof SourceEvents>(
   event: E,
-  ...args: Parameters<ServerToClientEvents[E]>
+  ...args: Parameters<SourceEvents[E]>
 ) => void;
 
 export type Stop = () => void;
@@ -56,19 +64,19 @@ export interface ChannelRefusal {
 export interface ChannelTransport {
   enter(member: string, channel: string, options: JoinOptions): void;
   exit(member: string, channel: string): void;
-  publish<E extends keyof ServerToClientEvents>(
+  publish<E extends keyof SourceEvents>(
     channel: string,
     event: E,
-    args: Parameters<ServerToClientEvents[E]>
+    args: Parameters<SourceEvents[E]>
   ): void;
   /** Queues lines still being read for one member, ahead of what is sent to it afterwards. */
   backfill(member: string, channel: string, pending: Promise<Backfill>): void;
   /** To one member of the channel only. */
-  send<E extends keyof ServerToClientEvents>(
+  send<E extends keyof SourceEvents>(
     member: string,
     channel: string,
     event: E,
-    args: Parameters<ServerToClientEvents[E]>
+    args: Parameters<SourceEvents[E]>
   ): void;
   /** A source's stop threw; the instance is gone either way. */
   onError(err: unknown, channel: string): void;

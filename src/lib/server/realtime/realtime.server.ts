@@ -17,7 +17,7 @@ import type { EngineStreamsLookup } from '../engine/engine-streams';
 import type { LoginSessionService } from '../domain/users/login-session.service';
 import { readCookie, SESSION_COOKIE } from '../http/cookie';
 import type { Logger } from '../logger';
-import { ChannelHub } from './channel-hub';
+import { ChannelHub, type SourceEvents } from './channel-hub';
 import { consoleChannels } from './channels';
 import { SocketExecs } from './socket-execs';
 import { LogOutboxes } from './socket-outboxes';
@@ -92,11 +92,13 @@ export function attachRealtime(
       const members = io.sockets.adapter.rooms.get(roomOf(channel));
       if (outboxes.deliver(channel, event, args, members)) return;
       if (outboxes.deliverSampled(event, args, members)) return;
-      io.to(roomOf(channel)).emit(event, ...args);
+      // Log lines never get here (their outboxes take them): the rest are the wire's own events.
+      emitWire(io.to(roomOf(channel)), event, args);
     },
     backfill: (member, channel, pending) => outboxes.backfill(member, channel, pending),
     send: (member, channel, event, args) => {
-      if (!outboxes.deliver(channel, event, args, [member])) socketOf(member)?.emit(event, ...args);
+      if (!outboxes.deliver(channel, event, args, [member]))
+        emitWire(socketOf(member), event, args);
     },
     onError: (err, channel) => deps.logger.warn({ err, channel }, 'a channel source failed to stop')
   });
@@ -197,4 +199,16 @@ export function attachRealtime(
 
 function roomOf(channel: string): string {
   return `room:${channel}`;
+}
+
+/** Emits a source's event as the wire has it: any but `container.log`, which outboxes pack. */
+function emitWire<E extends keyof SourceEvents>(
+  target: { emit: unknown } | undefined,
+  event: E,
+  args: Parameters<SourceEvents[E]>
+): void {
+  (target as { emit(event: string, ...args: unknown[]): unknown } | undefined)?.emit(
+    event,
+    ...args
+  );
 }

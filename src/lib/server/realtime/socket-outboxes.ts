@@ -1,9 +1,10 @@
 import type { Socket } from 'socket.io';
-import type { JoinOptions, LogLine, ServerToClientEvents } from '$lib/contracts/realtime';
+import { packLogLines, type JoinOptions, type LogLine } from '$lib/contracts/realtime';
+import type { SourceEvents } from './channel-hub';
 import type { Backfill } from './channel-hub';
 import { LogOutbox } from './log-outbox';
 
-type Event = keyof ServerToClientEvents;
+type Event = keyof SourceEvents;
 /** Engine events a socket may have waiting before more are dropped for it. */
 const EVENT_BACKLOG = 256;
 
@@ -34,7 +35,7 @@ export class LogOutboxes {
     }
     const sink = {
       ready: () => socket.connected && unsent(socket) === 0,
-      lines: (lines: LogLine[]) => socket.emit('container.log', { channel, lines }),
+      lines: (lines: LogLine[]) => socket.emit('container.log', packLogLines(channel, lines)),
       gap: (missed: number | null) => socket.emit('container.log.gap', { channel, missed }),
       ended: (reason: string) => socket.emit('stream.ended', { channel, reason })
     };
@@ -59,12 +60,12 @@ export class LogOutboxes {
   deliver<E extends Event>(
     channel: string,
     event: E,
-    args: Parameters<ServerToClientEvents[E]>,
+    args: Parameters<SourceEvents[E]>,
     members: Iterable<string> | undefined
   ): boolean {
     if (!channel.startsWith('container.logs:')) return false;
     const payload = args[0] as Parameters<
-      ServerToClientEvents['container.log' | 'container.log.gap' | 'stream.ended']
+      SourceEvents['container.log' | 'container.log.gap' | 'stream.ended']
     >[0];
     for (const member of members ?? []) {
       const box = this.#bySocket.get(member)?.boxes.get(channel);
@@ -84,7 +85,7 @@ export class LogOutboxes {
    */
   deliverSampled<E extends Event>(
     event: E,
-    args: Parameters<ServerToClientEvents[E]>,
+    args: Parameters<SourceEvents[E]>,
     members: Iterable<string> | undefined
   ): boolean {
     const backlog = event === 'container.stats' ? 1 : event === 'engine.event' ? EVENT_BACKLOG : 0;

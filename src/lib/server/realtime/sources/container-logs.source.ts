@@ -51,7 +51,8 @@ export function containerLogsSource(engines: EngineStreamsLookup, limits = LOG_S
           ring.push(lines);
           publish('container.log', { channel, lines });
         },
-        endedReason: 'the log stream ended: the container stopped, or the engine closed it'
+        endedReason: 'the log stream ended: the container stopped, or the engine closed it',
+        coalesceMs: 15
       },
       publish
     );

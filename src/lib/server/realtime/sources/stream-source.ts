@@ -15,6 +15,13 @@ export interface StreamSourceSpec<T> {
   onItems(items: T[]): void;
   /** Said to the members when the engine ends the stream by itself. */
   endedReason: string;
+  /**
+   * Items parsed close together go out together, at most one batch per this many ms: the
+   * engine sends each log line as its own chunk, and a message per line cost more (encoding,
+   * socket writes, the browser's parsing) than the lines. The first item after a quiet spell
+   * goes out at once (after the current I/O).
+   */
+  coalesceMs?: number;
 }
 
 const EVENTS = ['data', 'end', 'error', 'close'] as const;
@@ -31,9 +38,39 @@ export function runStreamSource<T>(spec: StreamSourceSpec<T>, publish: Publish):
   let endedWith: string | null = null;
   let stream: Readable | null = null;
   const parser = spec.parser();
+  let pending: T[] = [];
+  let cancelFlush: (() => void) | null = null;
+  let lastFlush = -Infinity;
+
+  const flush = () => {
+    cancelFlush?.();
+    cancelFlush = null;
+    if (pending.length === 0) return;
+    const items = pending;
+    pending = [];
+    lastFlush = performance.now();
+    spec.onItems(items);
+  };
+  const queue = (items: T[]) => {
+    for (const item of items) pending.push(item);
+    if (cancelFlush || pending.length === 0) return;
+    const wait = lastFlush + (spec.coalesceMs ?? 0) - performance.now();
+    if (wait > 0) {
+      const timer = setTimeout(flush, wait);
+      cancelFlush = () => clearTimeout(timer);
+    } else {
+      const immediate = setImmediate(flush);
+      cancelFlush = () => clearImmediate(immediate);
+    }
+  };
 
   const finish = (reason: string | null) => {
     if (finished) return;
+    // What was read goes out before the end is said; a stop (nobody listens) drops it.
+    if (reason !== null) flush();
+    cancelFlush?.();
+    cancelFlush = null;
+    pending = [];
     finished = true;
     if (stream) {
       for (const event of EVENTS) stream.off(event, handlers[event]);
@@ -47,16 +84,14 @@ export function runStreamSource<T>(spec: StreamSourceSpec<T>, publish: Publish):
   const handlers = {
     data: (chunk: Buffer) => {
       try {
-        const items = parser.push(chunk);
-        if (items.length) spec.onItems(items);
+        queue(parser.push(chunk));
       } catch (err) {
         finish(describe(err));
       }
     },
     end: () => {
       try {
-        const items = parser.end();
-        if (items.length) spec.onItems(items);
+        queue(parser.end());
         finish(spec.endedReason);
       } catch (err) {
         finish(describe(err));
