@@ -81,6 +81,10 @@ export type SkillSource = 'builtin' | 'file' | 'database';
 export interface SkillView extends SkillInfo {
   source: SkillSource;
   definition: SkillDefinition | null;
+  /** A console skill whose id the config file now declares: kept, listed, never run. */
+  shadowed: boolean;
+  /** When a console skill was last saved; null for builtin and file skills. */
+  updatedAt: number | null;
 }
 
 /** tRPC inputs of `skills.*`. */

@@ -193,6 +193,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     agents.apply(next);
     credentials.apply(next);
     webhooks.mappings.apply(next);
+    skills.apply(next.skills);
     webhooks.tokens.apply(next);
     engines.apply(next.engines);
     buildRoutes();
