@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { compileParamsSchema, paramsSchemaProblem } from '$lib/skills/params';
 
 /*
  * A params form from a JSON Schema: which control each property gets, the form's draft values
  * (strings and booleans, keyed by property path) to and from params, and validation by the
- * same rules the server applies (zod's fromJSONSchema). Pure: no DOM, unit-tested.
+ * very code the server checks with ($lib/skills/params: zod's fromJSONSchema). Pure: no DOM, unit-tested.
  */
 
 // The console's CSP has no unsafe-eval: in the browser zod must not even probe `new Function`
@@ -265,22 +266,16 @@ function scalar(type: Scalar, text: string, path: string, errors: Record<string,
   return Number.isNaN(n) ? text : n;
 }
 
-/** Why zod (and so the server) cannot check params by this schema; null when it can. */
+/** Why the server could not check params by this schema; null when it can. */
 export function schemaProblem(schema: unknown): string | null {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
     return 'Must be a JSON object';
   const s = schema as JsonSchema;
   if (s.type !== undefined && s.type !== 'object')
     return 'Must describe an object: "type": "object"';
-  try {
-    z.fromJSONSchema(s);
-    return null;
-  } catch (err) {
-    return `Not a schema Berth can check: ${(err as Error).message}`;
-  }
+  const problem = paramsSchemaProblem(s);
+  return problem && `Not a schema Berth can check: ${problem}`;
 }
-
-const validators = new WeakMap<JsonSchema, z.ZodType | null>();
 
 /**
  * Checks params by the schema, as the server will: errors keyed by the nearest field's path,
@@ -290,17 +285,9 @@ export function validateParams(
   schema: JsonSchema,
   params: Record<string, unknown>
 ): Record<string, string> {
-  let validator = validators.get(schema);
-  if (validator === undefined) {
-    try {
-      validator = z.fromJSONSchema(schema);
-    } catch {
-      validator = null;
-    }
-    validators.set(schema, validator);
-  }
-  const result = validator?.safeParse(params);
-  if (!result || result.success) return {};
+  if (paramsSchemaProblem(schema)) return {};
+  const result = compileParamsSchema(schema).safeParse(params);
+  if (result.success) return {};
   const paths = everyField(formShape(schema).fields).map((f) => f.path);
   const errors: Record<string, string> = {};
   for (const issue of result.error.issues) {
