@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { ADMIN, hydrated, signIn } from './helpers';
+import { ADMIN, adminAddsAndSignsIn, hydrated, signIn } from './helpers';
 
 // The container skill made here has this run's id in its own: Berth labels every container a
 // run starts `berth.skill=<id>`, so only this file's leftovers are removed afterwards.
@@ -78,4 +78,27 @@ test('the builtin echo skill runs from its form: the result, then its history ro
   await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: 'test-results/skills-phone.png' });
+});
+
+test('a viewer reads skills and their runs but sees Run disabled, with why', async ({
+  page,
+  browser
+}) => {
+  const viewer = {
+    email: `viewer-${RUN}@example.com`,
+    name: 'Vic Viewer',
+    role: 'viewer',
+    password: 'a-long-password-1'
+  };
+  const own = await adminAddsAndSignsIn(page, browser, viewer);
+  await own.goto('/skills?skill=echo');
+  await hydrated(own);
+  await expect(own.getByRole('heading', { level: 2, name: 'Echo' })).toBeVisible();
+  const run = own.getByRole('form', { name: 'Params of Echo' }).getByRole('button', {
+    name: 'Run'
+  });
+  await expect(run).toBeDisabled();
+  await expect(run).toHaveAccessibleDescription(/Viewers can look but not run/);
+  await expect(own.getByRole('button', { name: 'New skill' })).toHaveCount(0);
+  await expect(own.getByRole('table', { name: 'Run history' })).toBeVisible();
 });

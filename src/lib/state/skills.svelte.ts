@@ -2,6 +2,12 @@ import { trpc } from '$lib/client/trpc';
 import type { SkillRunRecord } from '$lib/contracts/assistant';
 import type { SkillDefinitionInput, SkillView } from '$lib/contracts/skills';
 
+/**
+ * A registry entry's key: the id, or `<id>@console` for a console skill the file's one of the
+ * same id shadows (both are listed).
+ */
+export const entryKey = (s: SkillView): string => (s.shadowed ? `${s.id}@console` : s.id);
+
 /** The Skills page's registry: every skill (builtin, file, console), searchable. */
 export class SkillsState {
   skills = $state<SkillView[]>([]);
@@ -28,8 +34,8 @@ export class SkillsState {
     }
   }
 
-  byId(id: string | null): SkillView | null {
-    return this.skills.find((s) => s.id === id) ?? null;
+  byKey(key: string | null): SkillView | null {
+    return this.skills.find((s) => entryKey(s) === key) ?? null;
   }
 
   async save(definition: SkillDefinitionInput): Promise<SkillView> {
