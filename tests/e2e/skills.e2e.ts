@@ -7,6 +7,7 @@ import { ADMIN, adminAddsAndSignsIn, hydrated, signIn } from './helpers';
 // run starts `berth.skill=<id>`, so only this file's leftovers are removed afterwards.
 const RUN = randomUUID().slice(0, 8);
 const SKILL = `e2e-wc-${RUN}`;
+const IMAGE = 'berth-test/busybox:latest';
 
 test.afterAll(() => {
   const ids = execFileSync('docker', ['ps', '-aq', '--filter', `label=berth.skill=${SKILL}`])
@@ -78,6 +79,69 @@ test('the builtin echo skill runs from its form: the result, then its history ro
   await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: 'test-results/skills-phone.png' });
+});
+
+test('a console container skill: made from the page, refused params stay in the browser, edited, then deleted', async ({
+  page
+}) => {
+  test.setTimeout(60_000);
+  await openSkills(page);
+  const triggers = countTriggers(page);
+
+  await page.getByRole('button', { name: 'New skill' }).click();
+  const make = page.getByRole('form', { name: 'New skill' });
+  await make.getByLabel('Id', { exact: true }).fill(SKILL);
+  await make.getByLabel('Name', { exact: true }).fill(`Word count ${RUN}`);
+  await make.getByLabel('Description').fill('Says hello on stderr, echoes its params as JSON.');
+  await make.getByLabel('Image', { exact: true }).fill(IMAGE);
+  await make
+    .getByLabel('Command')
+    .fill('sh\n-c\necho "counting for $PARAM_WHO" >&2; echo "second line" >&2; cat');
+  await make.getByLabel('Memory (MiB)').fill('32');
+  await make.getByLabel('Params schema (JSON Schema)').fill(
+    JSON.stringify({
+      type: 'object',
+      required: ['who'],
+      properties: {
+        who: { type: 'string', title: 'Who', minLength: 2, description: 'A name' },
+        times: { type: 'integer', minimum: 1, maximum: 3 }
+      }
+    })
+  );
+  await page.screenshot({ path: 'test-results/skills-new-skill.png' });
+  await make.getByRole('button', { name: 'Create skill' }).click();
+  await expect(page.getByRole('status').filter({ hasText: `Created ${SKILL}` })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: `Word count ${RUN}` })).toBeVisible();
+  await expect(page.getByText(IMAGE, { exact: false }).first()).toBeVisible();
+
+  // The generated form: a required text field and a bounded number; bad values never leave.
+  const form = page.getByRole('form', { name: `Params of Word count ${RUN}` });
+  const who = form.getByRole('textbox', { name: /Who/ });
+  const times = form.getByRole('textbox', { name: /times/ });
+  await times.fill('9');
+  await form.getByRole('button', { name: 'Run' }).click();
+  await expect(who).toHaveAttribute('aria-invalid', 'true');
+  await expect(who).toBeFocused();
+  await expect(who).toHaveAccessibleDescription(/Required/);
+  await expect(times).toHaveAccessibleDescription(/3/);
+  await page.screenshot({ path: 'test-results/skills-form-errors.png' });
+  expect(triggers()).toBe(0);
+
+  // Edited from the page: the facts follow.
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  const edit = page.getByRole('form', { name: `Edit ${SKILL}` });
+  await expect(edit.getByLabel('Id', { exact: true })).toBeDisabled();
+  await edit.getByLabel('Memory (MiB)').fill('48');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status').filter({ hasText: `Saved ${SKILL}` })).toBeVisible();
+  await expect(page.getByText('48 MiB memory')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText(SKILL);
+  await dialog.getByRole('button', { name: `Delete ${SKILL}` }).click();
+  await expect(page.getByRole('status').filter({ hasText: `Deleted ${SKILL}` })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Skills' })).not.toContainText(SKILL);
 });
 
 test('a viewer reads skills and their runs but sees Run disabled, with why', async ({
