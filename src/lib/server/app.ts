@@ -200,6 +200,11 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
   });
   const recovered = turns.recover();
   const failedRuns = skills.recover();
+  // Not awaited: an engine that is slow to answer never delays the start.
+  void skills.removeLeftovers().then((removed) => {
+    if (removed)
+      logger.warn({ containers: removed }, 'removed containers of unfinished skill runs');
+  });
   const interruptedBuilds = services.buildfiles.builds.recover();
   if (interruptedBuilds)
     logger.warn({ builds: interruptedBuilds }, 'builds left running by a stop marked failed');

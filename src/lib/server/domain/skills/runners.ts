@@ -1,10 +1,8 @@
 import type { EngineRegistry } from '../../engine/engine.registry';
-import { SkillFailure, type SkillRunners } from './skill-runner';
+import { ContainerRunner } from './container-runner';
+import { HttpRunner } from './http-runner';
 
 /** The runners of defined skills, one per kind. */
-export function skillRunners(_engines: EngineRegistry): SkillRunners {
-  return {
-    container: { run: () => Promise.reject(new SkillFailure('container skills cannot run yet')) },
-    http: { run: () => Promise.reject(new SkillFailure('http skills cannot run yet')) }
-  };
+export function skillRunners(engines: EngineRegistry) {
+  return { container: new ContainerRunner(engines), http: new HttpRunner() };
 }

@@ -28,6 +28,8 @@ export interface SkillRunner<D extends SkillDefinition = SkillDefinition> {
     params: Record<string, unknown>,
     context: { runId: string; signal: AbortSignal; log: SkillLog }
   ): Promise<SkillResult>;
+  /** At start: removes what runs a previous Berth never finished left behind; how many. */
+  recover?(): Promise<number>;
 }
 
 export type SkillRunners = {

@@ -265,6 +265,11 @@ export class SkillService {
     return this.runs.failRunning(Date.now());
   }
 
+  /** Containers of runs a previous Berth never finished: removed (engines that answer). */
+  async removeLeftovers(): Promise<number> {
+    return (await this.#runners.container.recover?.()) ?? 0;
+  }
+
   #notBuiltin(list: SkillDefinition[]): SkillDefinition[] {
     return list.filter((d) => !this.#builtins.has(d.id));
   }
