@@ -81,7 +81,7 @@ test('the builtin echo skill runs from its form: the result, then its history ro
   await page.screenshot({ path: 'test-results/skills-phone.png' });
 });
 
-test('a console container skill: made from the page, refused params stay in the browser, edited, then deleted', async ({
+test('a console container skill: made from the page, refused params stay in the browser, it runs live, is edited, then deleted', async ({
   page
 }) => {
   test.setTimeout(60_000);
@@ -126,6 +126,28 @@ test('a console container skill: made from the page, refused params stay in the 
   await expect(times).toHaveAccessibleDescription(/3/);
   await page.screenshot({ path: 'test-results/skills-form-errors.png' });
   expect(triggers()).toBe(0);
+
+  await who.fill('ada');
+  await times.fill('2');
+  await form.getByRole('button', { name: 'Run' }).click();
+  const latest = page.getByRole('region', { name: 'Latest run' });
+  const log = latest.getByRole('log', { name: 'Logs of the latest run' });
+  await expect(log.locator('[data-stream="stderr"]').first()).toContainText('counting for ada');
+  await expect(log.locator('[data-stream="stderr"]')).toHaveCount(2);
+  await expect(latest.locator('[data-status="completed"]')).toBeVisible({ timeout: 20_000 });
+  // stdout was the params back as JSON: the result is a tree, not text.
+  const output = latest.getByLabel('Output');
+  await expect(output.locator('details').first()).toBeVisible();
+  await expect(output).toContainText('ada');
+  await expect(
+    page.getByRole('table', { name: 'Run history' }).locator('tr[data-run]').first()
+  ).toHaveAttribute('data-status', 'completed');
+
+  await latest.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/skills-container-run.png' });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: 'test-results/skills-container-run-dark.png' });
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // Edited from the page: the facts follow.
   await page.getByRole('button', { name: 'Edit', exact: true }).click();
