@@ -1,11 +1,7 @@
 import type { SkillLogLine, SkillRunRecord } from '$lib/contracts/assistant';
 import type { ChannelName } from '$lib/contracts/realtime';
+import { appendLines } from '$lib/components/skills/run-lines';
 import { LiveRoom } from './live-room.svelte';
-
-/** Lines kept in the page; a run printing more keeps its last ones (the record keeps its own). */
-const MAX_LINES = 5000;
-
-const lineKey = (l: SkillLogLine) => `${l.at}|${l.stream}|${l.text}`;
 
 /**
  * One run as it runs: its lines from `skill.run:<id>` (stdout, stderr and Berth's own), then
@@ -51,14 +47,8 @@ export class SkillRunWatch {
   }
 
   #add(batch: SkillLogLine[]): void {
-    let lines = batch;
-    if (this.#rejoined) {
-      this.#rejoined = false;
-      const seen = Object.fromEntries(this.lines.map((l) => [lineKey(l), true]));
-      lines = batch.filter((l) => !Object.hasOwn(seen, lineKey(l)));
-    }
-    if (lines.length === 0) return;
-    const all = this.lines.concat(lines);
-    this.lines = all.length > MAX_LINES ? all.slice(all.length - MAX_LINES) : all;
+    const afterJoin = this.#rejoined;
+    this.#rejoined = false;
+    this.lines = appendLines(this.lines, batch, afterJoin);
   }
 }
