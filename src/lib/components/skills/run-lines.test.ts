@@ -26,6 +26,6 @@ describe('a run’s lines in the page', () => {
     const many = Array.from({ length: MAX_LINES + 10 }, (_, i) => line(i, `l${i}`));
     const kept = appendLines([], many, false);
     expect(kept).toHaveLength(MAX_LINES);
-    expect(kept[0].text).toBe('l10');
+    expect(kept[0]?.text).toBe('l10');
   });
 });
