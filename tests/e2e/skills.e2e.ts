@@ -39,8 +39,14 @@ test('the builtin echo skill runs from its form: the result, then its history ro
 }) => {
   await openSkills(page);
   const triggers = countTriggers(page);
-  await page.getByRole('searchbox', { name: 'Search skills' }).fill('echo');
-  await page.getByRole('list', { name: 'Skills' }).getByRole('link', { name: /Echo/ }).click();
+  // Keyboard only: search, Tab to the entry, Enter.
+  const search = page.getByRole('searchbox', { name: 'Search skills' });
+  await search.fill('echo');
+  await search.press('Tab');
+  await expect(
+    page.getByRole('list', { name: 'Skills' }).getByRole('link', { name: /Echo/ })
+  ).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\?skill=echo$/);
   await expect(page.getByRole('heading', { level: 2, name: 'Echo' })).toBeVisible();
 
@@ -54,7 +60,9 @@ test('the builtin echo skill runs from its form: the result, then its history ro
   expect(triggers()).toBe(0);
 
   await json.fill('{"greeting": "hello from e2e"}');
-  await form.getByRole('button', { name: 'Run' }).click();
+  await json.press('Tab');
+  await expect(form.getByRole('button', { name: 'Run' })).toBeFocused();
+  await page.keyboard.press('Enter');
   const latest = page.getByRole('region', { name: 'Latest run' });
   await expect(latest.locator('[data-status="completed"]')).toBeVisible();
   await expect(latest).toContainText('hello from e2e');
