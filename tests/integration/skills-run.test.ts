@@ -138,6 +138,15 @@ describe('container and http skills, run for real', () => {
       },
       skills: skills(port)
     };
+    // A container a previous Berth left behind (killed mid-run): removed at start.
+    execFileSync('docker', [
+      'create',
+      '--label',
+      LABEL,
+      '--label',
+      'berth.skill.run=left-behind',
+      IMAGE
+    ]);
     ({ berth, admin } = await startWithAdmin({ config: stringify(config) }));
     operator = await signInAs(berth, admin, 'operator');
   }, 60_000);
@@ -161,6 +170,46 @@ describe('container and http skills, run for real', () => {
     expect(run.json).toMatchObject({ trigger: 'rest', actor: 'ci', exitCode: 0 });
     expect(leftovers()).toBe('');
   });
+
+  it('removes containers of runs a previous Berth left at start', async () => {
+    const gone = () =>
+      execFileSync('docker', ['ps', '-aq', '--filter', 'label=berth.skill.run=left-behind'], {
+        encoding: 'utf8'
+      }).trim();
+    for (let i = 0; i < 50 && gone() !== ''; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(gone()).toBe('');
+  });
+
+  it('makes a container skill from an image the build-file studio built', async () => {
+    const ws = await trpc(berth, operator, 'buildfiles.workspaces.create', { name: 'skillimg' });
+    const workspace = (ws.body.result!.data as { id: string }).id;
+    await trpc(berth, operator, 'buildfiles.files.write', {
+      workspace,
+      path: 'Dockerfile',
+      content: `FROM ${IMAGE}\nCMD ["sh", "-c", "cat; echo built >&2"]\n`
+    });
+    const started = await trpc(berth, operator, 'buildfiles.builds.start', {
+      workspace,
+      engine: 'local',
+      tag: `berth-test/skill-built-${RUN}:1`
+    });
+    const buildId = (started.body.result!.data as { id: string }).id;
+    let build: Json = {};
+    for (let i = 0; i < 150 && build.status !== 'succeeded' && build.status !== 'failed'; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      build = (await trpc(berth, operator, 'buildfiles.builds.get', { id: buildId }, 'query')).body
+        .result!.data as Json;
+    }
+    expect(build.status).toBe('succeeded');
+    const made = await trpc(berth, operator, 'skills.fromBuild', { buildId, id: 'built' });
+    expect(made.body.result?.data).toMatchObject({
+      id: 'built',
+      source: 'database',
+      definition: { kind: 'container', image: build.imageId, engine: 'local' }
+    });
+    const res = await trigger('built', { hello: 'world' });
+    expect(res.json).toMatchObject({ status: 'completed', output: { hello: 'world' } });
+  }, 40_000);
 
   it('records a non-zero exit as a failure with its code, output and logs', async () => {
     const res = await trigger('failing');

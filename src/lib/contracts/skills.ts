@@ -94,6 +94,12 @@ export const runSkillInput = z.object({
   id: z.string().min(1).max(100),
   params: z.record(z.string(), z.unknown())
 });
+/** A container skill from an image the build-file studio built (its image id, on its engine). */
+export const skillFromBuildInput = z.object({
+  buildId: z.string().min(1).max(100),
+  id: definedSkillIdSchema,
+  description: z.string().max(2000).optional()
+});
 export const skillRunsInput = z.object({
   skillId: z.string().min(1).max(100).optional(),
   cursor: z.string().max(200).optional(),

@@ -147,7 +147,11 @@ export class ContainerRunner implements SkillRunner<ContainerSkill> {
       };
       stream.on('end', finish);
       stream.on('close', finish);
-      stream.on('error', reject);
+      // A container that exits without reading stdin breaks the pipe under the params written
+      // to it: the output so far stands, and the exit code says how the run went.
+      stream.on('error', (err: NodeJS.ErrnoException) =>
+        err.code === 'EPIPE' || err.code === 'ECONNRESET' ? finish() : reject(err)
+      );
     });
   }
 }

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { SkillInfo, SkillLogLine, SkillRunRecord } from '$lib/contracts/assistant';
+import type { BuildSummary } from '$lib/contracts/buildfiles';
 import {
   saveSkillInput,
+  skillFromBuildInput,
   skillRunsInput,
   type SkillDefinition,
   type SkillRunsPage,
@@ -130,6 +132,38 @@ export class SkillService {
       kind: definition.kind
     });
     return activeView(this.#definitions.find(definition.id)!);
+  }
+
+  /**
+   * A container skill running the image a succeeded build made: pinned to its image id (a
+   * later build of the same tag does not change the skill), on the build's engine, with the
+   * image's own command. Saved as a console skill, so it can be edited like one.
+   */
+  fromBuild(
+    input: unknown,
+    actor: SkillActor,
+    builds: { get(actor: SkillActor, input: { id: string }): BuildSummary }
+  ): SkillView {
+    requireRole(actor, 'operator', 'change skills');
+    const parsed = skillFromBuildInput.safeParse(input);
+    if (!parsed.success) throw invalid(describeIssues(parsed.error.issues, ''));
+    const { buildId, id, description } = parsed.data;
+    const build = builds.get(actor, { id: buildId });
+    if (build.status !== 'succeeded' || !build.imageId)
+      throw invalid(`Build ${buildId} did not succeed: it made no image to run`);
+    return this.save(
+      {
+        definition: {
+          id,
+          kind: 'container',
+          engine: build.engine,
+          image: build.imageId,
+          description:
+            description ?? `Runs ${build.tag}, built from ${build.workspaceName}/${build.buildFile}`
+        }
+      },
+      actor
+    );
   }
 
   remove(id: string, actor: SkillActor): void {

@@ -1,6 +1,7 @@
 import {
   runSkillInput,
   saveSkillInput,
+  skillFromBuildInput,
   skillIdInput,
   skillRunsInput,
   type SkillRunsPage,
@@ -42,6 +43,11 @@ export const skillsRouter = router({
   save: operator
     .input(saveSkillInput)
     .mutation(({ ctx, input }): SkillView => ctx.app.gateway.skills.save(input, actor(ctx))),
+  fromBuild: operator
+    .input(skillFromBuildInput)
+    .mutation(({ ctx, input }): SkillView =>
+      ctx.app.gateway.skills.fromBuild(input, actor(ctx), ctx.app.buildfiles.builds)
+    ),
   remove: operator.input(skillIdInput).mutation(({ ctx, input }) => {
     ctx.app.gateway.skills.remove(input.id, actor(ctx));
     return { ok: true as const };
