@@ -78,12 +78,13 @@ describe('credentials over tRPC', () => {
       'usage.stats',
       'rpc.discover',
       'events.subscribe',
-      'turn.cancel'
+      'turn.cancel',
+      'skill.trigger'
     ])
       expect(methods).toContain(m);
-    // "*" and the seventeen methods of the spec and product.md, plus events.subscribe and
-    // turn.cancel.
-    expect(methods).toHaveLength(20);
+    // "*" and the seventeen methods of the spec and product.md, plus events.subscribe,
+    // turn.cancel, skill.list and skill.trigger.
+    expect(methods).toHaveLength(22);
   });
 
   it('creates, lists, rotates and revokes an RPC token; the secret leaves only once', async () => {

@@ -96,6 +96,8 @@ export interface SkillRunRecord {
   startedAt: number;
   finishedAt: number | null;
   logs: string | null;
+  /** Why a failed run failed, in words ("timed out after 20000 ms"); null otherwise. */
+  error: string | null;
 }
 
 /** Page cursors are opaque strings; a bad one is an invalid parameter, never a crash. */

@@ -39,8 +39,7 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
     slug: 'skills',
     label: 'Skills',
     group: 'Assistant',
-    minRole: 'viewer',
-    planned: 'Skills with their parameter schemas, a trigger form and the record of every run.'
+    minRole: 'viewer'
   },
   {
     slug: 'activity',

@@ -145,6 +145,22 @@ export const RPC_CONTRACTS = {
     result: results.eventListResult,
     access: 'read'
   },
+  'skill.list': {
+    description: 'List the skills (builtin, config file and console), each with its params schema.',
+    params: none,
+    result: results.skillListResult,
+    access: 'read'
+  },
+  'skill.trigger': {
+    description:
+      "Run a skill. Params failing the skill's JSON Schema are -32602 naming the field. Answers with the run once it ends, or status running after gateway.rest.skillWaitMs (read it later at GET /api/v1/skills/runs/<runId>).",
+    params: z.strictObject({
+      skillId: z.string().min(1).max(100),
+      params: z.record(z.string(), z.unknown()).optional()
+    }),
+    result: results.skillTriggerResult,
+    access: 'write'
+  },
   'turn.get': {
     description: 'One turn: state, result or error, token usage.',
     params: z.strictObject({ turnId: id }),

@@ -147,3 +147,27 @@ export const discoverResult = z.looseObject({
   info: z.looseObject({ title: z.string(), version: z.string() }),
   methods: z.array(z.looseObject({ name: z.string() }))
 });
+
+export const skillListResult = z.strictObject({
+  skills: z.array(
+    z.strictObject({
+      id: z.string(),
+      name: z.string(),
+      description: z.string(),
+      kind: z.enum(['builtin', 'container', 'http']),
+      paramsSchema: z.record(z.string(), z.unknown()).describe('JSON Schema of the params')
+    })
+  )
+});
+
+export const skillTriggerResult = z.strictObject({
+  runId: z.string(),
+  skillId: z.string(),
+  status: z
+    .enum(['running', 'completed', 'failed'])
+    .describe('running: not done within gateway.rest.skillWaitMs; read it later with REST'),
+  output: z.unknown().describe('stdout (JSON when it parses) or the endpoint’s answer'),
+  exitCode: z.number().int().nullable(),
+  durationMs: z.number().int().nullable(),
+  error: z.string().nullable().describe('why a failed run failed')
+});

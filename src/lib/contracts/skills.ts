@@ -81,6 +81,10 @@ export type SkillSource = 'builtin' | 'file' | 'database';
 export interface SkillView extends SkillInfo {
   source: SkillSource;
   definition: SkillDefinition | null;
+  /** A console skill whose id the config file now declares: kept, listed, never run. */
+  shadowed: boolean;
+  /** When a console skill was last saved; null for builtin and file skills. */
+  updatedAt: number | null;
 }
 
 /** tRPC inputs of `skills.*`. */
@@ -89,6 +93,12 @@ export const saveSkillInput = z.object({ definition: skillDefinitionSchema });
 export const runSkillInput = z.object({
   id: z.string().min(1).max(100),
   params: z.record(z.string(), z.unknown())
+});
+/** A container skill from an image the build-file studio built (its image id, on its engine). */
+export const skillFromBuildInput = z.object({
+  buildId: z.string().min(1).max(100),
+  id: definedSkillIdSchema,
+  description: z.string().max(2000).optional()
 });
 export const skillRunsInput = z.object({
   skillId: z.string().min(1).max(100).optional(),

@@ -193,12 +193,18 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     agents.apply(next);
     credentials.apply(next);
     webhooks.mappings.apply(next);
+    skills.apply(next.skills);
     webhooks.tokens.apply(next);
     engines.apply(next.engines);
     buildRoutes();
   });
   const recovered = turns.recover();
   const failedRuns = skills.recover();
+  // Not awaited: an engine that is slow to answer never delays the start.
+  void skills.removeLeftovers().then((removed) => {
+    if (removed)
+      logger.warn({ containers: removed }, 'removed containers of unfinished skill runs');
+  });
   const interruptedBuilds = services.buildfiles.builds.recover();
   if (interruptedBuilds)
     logger.warn({ builds: interruptedBuilds }, 'builds left running by a stop marked failed');

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { agentSettingsSchema } from '$lib/contracts/agents';
 import { agentNameSchema } from '$lib/contracts/fields';
 import { roleSchema } from '$lib/contracts/roles';
+import { skillDefinitionSchema } from '$lib/contracts/skills';
 import { webhookMappingSchema } from '$lib/contracts/webhooks';
 
 const rpcToken = z.strictObject({
@@ -162,7 +163,12 @@ export const configSchema = z.strictObject({
   registries: z.array(registry).default([]),
   agents: z.array(agent).prefault([{ name: 'main', provider: 'builtin', heartbeatMs: 30_000 }]),
   providers: z.record(z.string(), providerSettingsSchema).default({}),
-  skills: z.array(z.record(z.string(), z.unknown())).default([])
+  skills: z
+    .array(skillDefinitionSchema)
+    .default([])
+    .refine((list) => new Set(list.map((s) => s.id)).size === list.length, {
+      message: 'skill ids must be unique'
+    })
 });
 
 export type BerthConfig = z.infer<typeof configSchema>;

@@ -44,6 +44,7 @@ import { ProviderHealth } from './providers/provider-health';
 import { ProviderRegistry } from './providers/provider.registry';
 import { ChatSessionService } from './sessions/chat-session.service';
 import { builtinSkills } from './skills/builtin-skills';
+import { skillRunners } from './skills/runners';
 import { SkillService } from './skills/skill.service';
 import { LastOutcomes } from './turns/last-outcomes';
 import { RunningTurns } from './turns/running-turns';
@@ -89,7 +90,11 @@ export function createServices({
   const credentials = new CredentialService(access, config.current, audit, bus);
   const idempotency = new IdempotencyService(access);
 
-  const skills = new SkillService(new SkillRunRepository(db), builtinSkills(engines.local));
+  const skills = new SkillService(new SkillRunRepository(db), builtinSkills(engines.local), {
+    fileSkills: config.current.skills,
+    runners: skillRunners(engines),
+    audit
+  });
   // An agent's state reads the turns running (kept by TurnService, which needs the agents),
   // so the tally comes first and both get it.
   const runningTurns = new RunningTurns();

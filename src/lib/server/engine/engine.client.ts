@@ -50,8 +50,8 @@ export interface EngineCall {
   /** What the call is about, in words, for error messages: "container web". */
   what: string;
   headers?: Record<string, string>;
-  /** A tar stream sent as the body (build). */
-  file?: NodeJS.ReadableStream;
+  /** A tar stream sent as the body (build); an empty buffer sends the headers at once (attach). */
+  file?: NodeJS.ReadableStream | Buffer;
   timeoutMs?: number;
 }
 

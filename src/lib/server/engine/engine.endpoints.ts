@@ -17,6 +17,9 @@ const table: [string, string][] = [
   // shows the exit code, which need the exec's own resize and inspect, for an exec id only.
   ['POST', '/exec/[a-f0-9]{64}/resize'],
   ['GET', '/exec/[a-f0-9]{64}/json'],
+  // A container skill's run (`docker run --rm -i`): attached with stdin before it starts, and
+  // waited for; by the full id create answered only, never a name.
+  ['POST', '/containers/[a-f0-9]{64}/(attach|wait)'],
   ['DELETE', `/containers/${ID}`],
   ['POST', '/containers/prune'],
   ['GET', '/images/json'],

@@ -42,6 +42,9 @@ describe('engine endpoint allow-list', () => {
     // An exec's resize and inspect, for an exec id only (the exec console needs them).
     expect(isAllowedEndpoint('POST', `/exec/${'a'.repeat(64)}/resize`)).toBe(true);
     expect(isAllowedEndpoint('GET', `/exec/${'a'.repeat(64)}/json`)).toBe(true);
+    // A container skill's attach and wait, by full container id only.
+    expect(isAllowedEndpoint('POST', `/containers/${'b'.repeat(64)}/attach`)).toBe(true);
+    expect(isAllowedEndpoint('POST', `/containers/${'b'.repeat(64)}/wait`)).toBe(true);
     for (const [method, path] of [
       ['GET', '/plugins'],
       ['GET', '/swarm'],

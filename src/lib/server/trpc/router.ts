@@ -6,6 +6,7 @@ import { credentialsRouter } from './routers/credentials.router';
 import { engineRouter } from './routers/engine.router';
 import { providersRouter } from './routers/providers.router';
 import { sessionsRouter } from './routers/sessions.router';
+import { skillsRouter } from './routers/skills.router';
 import { usageRouter } from './routers/usage.router';
 import { systemRouter } from './routers/system.router';
 import { usersRouter } from './routers/users.router';
@@ -22,6 +23,7 @@ export const appRouter = router({
   sessions: sessionsRouter,
   usage: usageRouter,
   webhooks: webhooksRouter,
-  buildfiles: buildfilesRouter
+  buildfiles: buildfilesRouter,
+  skills: skillsRouter
 });
 export type AppRouter = typeof appRouter;

@@ -8,6 +8,11 @@ import type { SkillLogLine, SkillRunRecord } from '$lib/contracts/assistant';
 
 import { openDatabase } from '../../db/client';
 import { SkillRunRepository } from '../../db/repositories/skill-run.repository';
+import { AuditRepository } from '../../db/repositories/audit.repository';
+import { EngineRegistry } from '../../engine/engine.registry';
+import { AuditService } from '../audit/audit.service';
+import { DomainBus } from '../bus';
+import { skillRunners } from './runners';
 import { SkillService } from './skill.service';
 
 describe('skill run feed', () => {
@@ -18,20 +23,28 @@ describe('skill run feed', () => {
     );
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const skills = new SkillService(new SkillRunRepository(db), [
-      {
-        id: 'talk',
-        name: 'Talk',
-        description: 'prints',
-        params: z.record(z.string(), z.unknown()),
-        run: async (_p, _s, log) => {
-          log('stdout', 'one');
-          await gate;
-          log('stderr', 'two');
-          return 'done';
+    const skills = new SkillService(
+      new SkillRunRepository(db),
+      [
+        {
+          id: 'talk',
+          name: 'Talk',
+          description: 'prints',
+          params: z.record(z.string(), z.unknown()),
+          run: async (_p, _s, log) => {
+            log('stdout', 'one');
+            await gate;
+            log('stderr', 'two');
+            return 'done';
+          }
         }
+      ],
+      {
+        fileSkills: [],
+        runners: skillRunners(new EngineRegistry({ socketPath: '/nonexistent' })),
+        audit: new AuditService(new AuditRepository(db), new DomainBus())
       }
-    ]);
+    );
     const { runId, done } = skills.start('talk', {}, { trigger: 'test', actor: null });
     expect(skills.snapshot(runId).lines.map((l) => l.text)).toEqual(['one']);
     const seen: SkillLogLine[] = [];

@@ -44,6 +44,6 @@ function runSummary(run: SkillRunRecord) {
     output: run.output,
     exitCode: run.exitCode,
     durationMs: run.durationMs,
-    ...(run.status === 'failed' ? { error: run.logs } : {})
+    ...(run.status === 'failed' ? { error: run.error } : {})
   };
 }

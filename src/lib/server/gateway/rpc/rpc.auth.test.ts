@@ -20,6 +20,7 @@ describe('RPC access from the contract table', () => {
         'event.list',
         'turn.get',
         'turn.list',
+        'skill.list',
         'events.subscribe',
         'events.unsubscribe',
         'rpc.discover'

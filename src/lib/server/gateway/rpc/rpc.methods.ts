@@ -50,6 +50,17 @@ const DEFAULT_LIMIT = 50;
 const toMs = (value: number | string | undefined) =>
   value === undefined ? undefined : typeof value === 'number' ? value : Date.parse(value);
 
+/** The promise's value when it settles within `ms`, or null. */
+async function waitAtMost<T>(promise: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)));
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** A reload that found the file invalid: the old configuration stays in force. */
 function configError(error: string, issues: string[]): RpcError {
   return new RpcError(RPC_ERRORS.INTERNAL, error, { issues });
@@ -134,6 +145,33 @@ const HANDLERS: { [N in RpcMethodName]: Handler<N> } = {
       p.limit ?? DEFAULT_LIMIT,
       p.cursor
     ),
+  'skill.list': (_p, { deps }) => ({ skills: deps.skills.list() }),
+  'skill.trigger': async (p, { deps, caller }) => {
+    const { runId, done } = deps.skills.start(p.skillId, p.params ?? {}, {
+      trigger: 'rpc',
+      actor: caller.name
+    });
+    const run = await waitAtMost(done, deps.config.current.gateway.rest.skillWaitMs);
+    return run
+      ? {
+          runId,
+          skillId: run.skillId,
+          status: run.status,
+          output: run.output,
+          exitCode: run.exitCode,
+          durationMs: run.durationMs,
+          error: run.error
+        }
+      : {
+          runId,
+          skillId: p.skillId,
+          status: 'running' as const,
+          output: null,
+          exitCode: null,
+          durationMs: null,
+          error: null
+        };
+  },
   'turn.get': (p, { deps }) => deps.turns.get(p.turnId),
   'turn.cancel': (p, { deps, caller }) => deps.turns.cancel(p.turnId, caller.name),
   'turn.list': (p, { deps }) =>

@@ -1,0 +1,42 @@
+import { BlockList, isIP } from 'node:net';
+
+/**
+ * Addresses an http skill may not reach unless it says `allowPrivate`: loopback, private,
+ * carrier-grade NAT, link-local, unique-local, unspecified, multicast and reserved ranges.
+ */
+const blocked = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4]
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  // NAT64 and 6to4 embed IPv4 addresses that may be private.
+  ['64:ff9b::', 96],
+  ['2002::', 16]
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv6');
+
+/** Whether `address` (an IP literal) is one an http skill reaches only with `allowPrivate`. */
+export function isPrivateAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 4) return blocked.check(address, 'ipv4');
+  if (family !== 6) return true; // not an address: never connect to it
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return blocked.check(mapped[1]!, 'ipv4');
+  return blocked.check(address, 'ipv6');
+}
