@@ -1,6 +1,7 @@
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { startFakeOpenAi, textAnswer, type FakeOpenAi } from '../integration/helpers/fake-openai';
 import { ADMIN, apiKey, hydrated, signIn } from './helpers';
+import { screenshots } from './screenshots';
 
 /**
  * The Chat page against the e2e Berth: the builtin agent `main`, and an agent on a console
@@ -30,24 +31,6 @@ async function call(page: Page, path: string, input: unknown): Promise<unknown> 
     },
     [path, input] as const
   );
-}
-
-/** Light and dark, desktop and 390 px wide, attached to the test's report. */
-export async function screenshots(page: Page, info: TestInfo, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const [label, width, height] of [
-      ['desktop', 1280, 800],
-      ['390px', 390, 844]
-    ] as const) {
-      await page.setViewportSize({ width, height });
-      const path = info.outputPath(`${name}-${label}-${scheme}.png`);
-      await page.screenshot({ path });
-      await info.attach(`${name} ${label} ${scheme}`, { path, contentType: 'image/png' });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 800 });
 }
 
 async function slowAgent(page: Page): Promise<void> {
