@@ -1,5 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
-import { startFakeOpenAi, textAnswer, type FakeOpenAi } from '../integration/helpers/fake-openai';
+import {
+  startFakeOpenAi,
+  textAnswer,
+  type Answer,
+  type FakeOpenAi
+} from '../integration/helpers/fake-openai';
 import { ADMIN, apiKey, hydrated, signIn } from './helpers';
 import { screenshots } from './screenshots';
 
@@ -31,6 +36,12 @@ async function call(page: Page, path: string, input: unknown): Promise<unknown> 
     },
     [path, input] as const
   );
+}
+
+/** The same stream, its chunks `delayMs` apart. */
+function slowly(answer: Answer, delayMs: number): Answer {
+  if (answer.kind !== 'stream') throw new Error('only a stream answer can be slowed');
+  return { ...answer, delayMs };
 }
 
 async function slowAgent(page: Page): Promise<void> {
@@ -98,10 +109,9 @@ test('a message sent with Enter streams its reply; tool calls are cards; Markdow
   await screenshots(page, info, 'chat');
 
   // A slow model: the reply is seen while it streams, then a code block with a Copy button.
-  fake.script({
-    ...textAnswer(['Streaming ', 'slowly ', 'here.\n\n', '```sh\necho hi\n```']),
-    delayMs: 400
-  });
+  fake.script(
+    slowly(textAnswer(['Streaming ', 'slowly ', 'here.\n\n', '```sh\necho hi\n```']), 400)
+  );
   await page.goto('/chat?agent=e2e-slow');
   await hydrated(page);
   await input.fill('tell me');
@@ -114,7 +124,7 @@ test('a message sent with Enter streams its reply; tool calls are cards; Markdow
   await expect(answer.locator('pre code')).toHaveText('echo hi\n');
 
   // A turn that keeps streaming is stopped with Escape.
-  fake.script({ ...textAnswer(Array.from({ length: 60 }, (_, i) => `word${i} `)), delayMs: 300 });
+  fake.script(slowly(textAnswer(Array.from({ length: 60 }, (_, i) => `word${i} `)), 300));
   await input.fill('go on and on');
   await input.press('Enter');
   await expect(log.locator('[data-streaming]')).toContainText('word1');
