@@ -127,7 +127,13 @@ export default ts.config(
     above('Configuration', 'domain', 'gateway', 'trpc', 'realtime', 'http', 'db', 'engine')
   ),
   layer(
-    ['src/lib/components/**', 'src/lib/state/**', 'src/lib/contracts/**', 'src/lib/webhooks/**'],
+    [
+      'src/lib/components/**',
+      'src/lib/state/**',
+      'src/lib/contracts/**',
+      'src/lib/webhooks/**',
+      'src/lib/chat/**'
+    ],
     notRoutes,
     noServer()
   ),

@@ -26,8 +26,7 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
     slug: 'chat',
     label: 'Chat',
     group: 'Assistant',
-    minRole: 'viewer',
-    planned: 'Chat with an agent and watch each turn stream in live.'
+    minRole: 'viewer'
   },
   {
     slug: 'sessions',
@@ -45,8 +44,7 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
     slug: 'activity',
     label: 'Activity',
     group: 'Assistant',
-    minRole: 'viewer',
-    planned: 'A live feed of system events and turns, from queued to done.'
+    minRole: 'viewer'
   },
   {
     slug: 'webhooks',

@@ -3,6 +3,8 @@ import type { AgentChanged } from './agents';
 import type { AuditEntry } from './audit';
 import type { SkillLogLine, SkillRunRecord } from './assistant';
 import type { BuildLine, BuildSummary } from './buildfiles';
+import type { ActivityItem } from './chat';
+import type { TurnRecord } from './assistant';
 import type { ExecClientEvents, ExecServerEvents } from './exec';
 import type { Role } from './roles';
 import type { User } from './users';
@@ -45,7 +47,11 @@ export const CHANNELS = {
   /** `build.output:<build id>`: what was printed so far, then `build.output` lines, `build.ended`. */
   'build.output': { role: 'viewer', params: z.string().regex(/^[0-9a-f-]{36}$/) },
   /** `skill.run:<run id>`: a skill run's log lines as it prints them, then its record. */
-  'skill.run': { role: 'viewer', params: z.string().regex(/^[0-9a-f-]{36}$/) }
+  'skill.run': { role: 'viewer', params: z.string().regex(/^[0-9a-f-]{36}$/) },
+  /** `session:<chat session id>`: its new messages, reply deltas and turn changes. */
+  session: { role: 'viewer', params: z.string().regex(/^[0-9a-f-]{36}$/) },
+  /** `activity`: every turn and system event as it changes, as small timeline rows. */
+  activity: { role: 'viewer', params: z.undefined() }
 } as const satisfies Record<string, ChannelSpec>;
 
 export type ChannelKind = keyof typeof CHANNELS;
@@ -157,6 +163,14 @@ export interface EngineEvent {
   timeNano: number;
 }
 
+/** A message as the `session:<id>` channel announces it. */
+export interface ChatMessageNote {
+  messageId: string;
+  turnId: string | null;
+  role: string;
+  content: string;
+}
+
 /** Exec sessions and pull progress (contracts/exec.ts) are per socket, outside the channels. */
 export interface ServerToClientEvents extends ExecServerEvents {
   /** The login session behind this socket ended (logout, disabled, password changed). */
@@ -182,6 +196,17 @@ export interface ServerToClientEvents extends ExecServerEvents {
   'skill.log': (payload: { channel: string; lines: SkillLogLine[] }) => void;
   /** The skill run ended (completed or failed); nothing more comes on the channel. */
   'skill.ended': (payload: { channel: string; run: SkillRunRecord }) => void;
+  /** A message was stored in the session (a user's input, a tool call, a reply). */
+  'chat.message': (payload: { channel: string; message: ChatMessageNote }) => void;
+  /**
+   * A piece of a running turn's reply. A socket that reads slowly gets the pieces it missed
+   * joined into one, so nothing is lost and nothing piles up.
+   */
+  'chat.delta': (payload: { channel: string; turnId: string; text: string }) => void;
+  'chat.turn': (payload: { channel: string; turn: TurnRecord }) => void;
+  'activity.item': (payload: { channel: string; item: ActivityItem }) => void;
+  /** `missed` rows were not sent to this socket (it read too slowly): reload to see them. */
+  'activity.gap': (payload: { channel: string; missed: number }) => void;
   /**
    * An engine stream behind a channel ended (the container stopped, the engine went away, or
    * never opened): nothing more comes until the channel is left and joined again.

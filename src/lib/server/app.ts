@@ -55,6 +55,8 @@ export interface BerthApp {
   readonly engineServices: Services['engine'];
   /** Build-file workspaces and builds for the console's tRPC router and realtime. */
   readonly buildfiles: Services['buildfiles'];
+  /** The console's Chat and Activity. */
+  readonly chat: Services['chat'];
   /** Settings → Providers for the console's tRPC router. */
   readonly providerSettings: Services['providerSettings'];
   readonly bus: DomainBus;
@@ -247,6 +249,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     engines,
     engineServices: services.engine,
     buildfiles: services.buildfiles,
+    chat: services.chat,
     providerSettings: services.providerSettings,
     bus,
     audit,
@@ -269,6 +272,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
         engineServices: services.engine,
         builds: services.buildfiles.builds,
         skills: services.skills,
+        activity: services.chat.activity,
         logger,
         acceptsHandshake,
         onCount: (n) => metrics.sockets.set({ transport: 'socket.io' }, n)

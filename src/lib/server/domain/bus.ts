@@ -18,6 +18,8 @@ export interface DomainEvents {
     sessionId: string;
     agentName: string;
     messageId: string;
+    /** The turn the message belongs to (its input, tool calls and reply). */
+    turnId: string | null;
     role: string;
     content: string;
   };

@@ -28,6 +28,8 @@ import { AgentService } from './agents/agent.service';
 import { AuditService } from './audit/audit.service';
 import type { DomainBus } from './bus';
 import { BuildService } from './buildfiles/build.service';
+import { ActivityService } from './chat/activity.service';
+import { ConsoleChatService } from './chat/console-chat.service';
 import { WorkspaceService } from './buildfiles/workspace.service';
 import { ContainerService } from './engine/container.service';
 import { EngineAccess } from './engine/engine-access';
@@ -145,6 +147,10 @@ export function createServices({
     tokens: new WebhookTokenService(webhookRepo, config.current, audit),
     deliveries: new DeliveryLogService(webhookRepo, mappings, audit)
   };
+  const chat = {
+    console: new ConsoleChatService(turns, chatSessions, chatSessionRepo, audit),
+    activity: new ActivityService(turnRepo, eventRepo, chatSessionRepo, webhooks.deliveries)
+  };
   const engineAccess = new EngineAccess(engines, audit);
   const engine = {
     containers: new ContainerService(engineAccess),
@@ -184,6 +190,7 @@ export function createServices({
     chatSessions,
     usage,
     webhooks,
+    chat,
     engine,
     buildfiles
   };

@@ -284,7 +284,8 @@ describe('console channels', () => {
         bus,
         engines: () => null,
         builds: domain.buildfiles.builds,
-        skills: domain.skills
+        skills: domain.skills,
+        activity: domain.chat.activity
       }),
       t.transport
     );
@@ -301,6 +302,77 @@ describe('console channels', () => {
     t.groups.set('users', new Set(['a'])); // even a stale group hears nothing: the source stopped
     bus.emit('user.changed', user);
     expect(t.received('a')).toHaveLength(1);
+    domain.close();
+  });
+});
+
+describe('chat channels', () => {
+  it('send a session only its own messages, deltas and turns, and the timeline every turn', () => {
+    const bus = new DomainBus();
+    const t = memoryTransport();
+    const domain = testDomain();
+    const hub = new ChannelHub(
+      consoleChannels({
+        bus,
+        engines: () => null,
+        builds: domain.buildfiles.builds,
+        skills: domain.skills,
+        activity: domain.chat.activity
+      }),
+      t.transport
+    );
+    const mine = '11111111-1111-4111-8111-111111111111';
+    const other = '22222222-2222-4222-8222-222222222222';
+    expect(hub.join('v', 'viewer', `session:${mine}`)).toBeNull();
+    expect(hub.join('v', 'viewer', 'session:not-an-id')?.code).toBe('invalid');
+    expect(hub.join('w', 'viewer', 'activity')).toBeNull();
+    const note = (sessionId: string) => ({
+      sessionId,
+      agentName: 'main',
+      messageId: `m-${sessionId}`,
+      turnId: 't1',
+      role: 'assistant',
+      content: 'hi'
+    });
+    bus.emit('message.created', note(other));
+    bus.emit('message.delta', { turnId: 't2', sessionId: other, agentName: 'main', text: 'x' });
+    bus.emit('message.created', note(mine));
+    bus.emit('message.delta', { turnId: 't1', sessionId: mine, agentName: 'main', text: 'he' });
+    const turn = {
+      turnId: 't1',
+      sessionId: mine,
+      agentName: 'main',
+      state: 'completed' as const,
+      source: 'console',
+      queuedAt: 1,
+      startedAt: 2,
+      finishedAt: 3,
+      result: 'hello',
+      error: null,
+      usage: { prompt: 1, completion: 1 }
+    };
+    bus.emit('turn.changed', turn);
+    bus.emit('turn.changed', { ...turn, turnId: 't2', sessionId: other });
+    const channel = `session:${mine}`;
+    expect(t.received('v')).toEqual([
+      [
+        'chat.message',
+        {
+          channel,
+          message: { messageId: `m-${mine}`, turnId: 't1', role: 'assistant', content: 'hi' }
+        }
+      ],
+      ['chat.delta', { channel, turnId: 't1', text: 'he' }],
+      ['chat.turn', { channel, turn }]
+    ]);
+    // The timeline row is small: the reply itself stays out of it.
+    const rows = (t.received('w') as [string, { item: unknown }][]).map(([, p]) => p.item);
+    expect(rows).toEqual([
+      expect.objectContaining({ kind: 'turn', id: 't1', state: 'completed', source: 'console' }),
+      expect.objectContaining({ kind: 'turn', id: 't2' })
+    ]);
+    expect(JSON.stringify(rows)).not.toContain('hello');
+    hub.close();
     domain.close();
   });
 });

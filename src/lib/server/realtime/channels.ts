@@ -6,10 +6,12 @@ import {
 } from '$lib/contracts/realtime';
 import type { DomainBus } from '../domain/bus';
 import type { BuildService } from '../domain/buildfiles/build.service';
+import type { ActivityService } from '../domain/chat/activity.service';
 import type { SkillService } from '../domain/skills/skill.service';
 import type { EngineStreamsLookup } from '../engine/engine-streams';
 import type { ChannelKindDef, Publish, SourceHandle, Stop } from './channel-hub';
 import { buildOutputSource } from './sources/build-output.source';
+import { activitySource, sessionSource } from './sources/chat.sources';
 import { containerLogsSource } from './sources/container-logs.source';
 import { containerStatsSource } from './sources/container-stats.source';
 import { engineEventsSource } from './sources/engine-events.source';
@@ -29,6 +31,7 @@ export interface ChannelDeps {
   engines: EngineStreamsLookup;
   builds: BuildService;
   skills: SkillService;
+  activity: ActivityService;
 }
 
 /**
@@ -40,7 +43,8 @@ export function consoleChannels({
   bus,
   engines,
   builds,
-  skills
+  skills,
+  activity
 }: ChannelDeps): Record<string, ChannelKindDef<unknown>> {
   const sources: Sources = {
     audit: (_, publish) => bus.on('audit.appended', (entry) => publish('audit.appended', entry)),
@@ -50,7 +54,9 @@ export function consoleChannels({
     'container.stats': containerStatsSource(engines),
     'engine.events': engineEventsSource(engines),
     'build.output': buildOutputSource(builds),
-    'skill.run': skillRunSource(skills)
+    'skill.run': skillRunSource(skills),
+    session: sessionSource(bus),
+    activity: activitySource(bus, activity)
   };
   return Object.fromEntries(
     Object.entries(CHANNELS).map(([kind, spec]) => [

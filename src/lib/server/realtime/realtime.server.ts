@@ -10,6 +10,7 @@ import {
 import type { DomainBus } from '../domain/bus';
 import type { SkillService } from '../domain/skills/skill.service';
 import type { BuildService } from '../domain/buildfiles/build.service';
+import type { ActivityService } from '../domain/chat/activity.service';
 import type { ContainerService } from '../domain/engine/container.service';
 import type { EngineActor } from '../domain/engine/engine-access';
 import type { ImageService } from '../domain/engine/image.service';
@@ -20,6 +21,7 @@ import type { Logger } from '../logger';
 import { ChannelHub, type SourceEvents } from './channel-hub';
 import { consoleChannels } from './channels';
 import { SocketExecs } from './socket-execs';
+import { FeedOutboxes } from './feed-outboxes';
 import { LogOutboxes } from './socket-outboxes';
 import { SocketPulls } from './socket-pulls';
 
@@ -41,6 +43,8 @@ export interface RealtimeDeps {
   builds: BuildService;
   /** Skill runs followed on `skill.run:<id>`. */
   skills: SkillService;
+  /** Timeline rows of the `activity` channel. */
+  activity: ActivityService;
   logger: Logger;
   /** Host and Origin checks shared with the HTTP front. */
   acceptsHandshake(req: IncomingMessage): boolean;
@@ -78,6 +82,8 @@ export function attachRealtime(
   const socketOf = (member: string) => io.sockets.sockets.get(member);
   // Log lines go to each member through its own bounded outbox, not to the room at large.
   const outboxes = new LogOutboxes(socketOf);
+  // Reply deltas and timeline rows: coalesced or dropped for a socket that reads slowly.
+  const feeds = new FeedOutboxes(socketOf);
   const hub = new ChannelHub(consoleChannels(deps), {
     enter: (member, channel, options) => {
       void socketOf(member)?.join(roomOf(channel));
@@ -87,11 +93,13 @@ export function attachRealtime(
     exit: (member, channel) => {
       void socketOf(member)?.leave(roomOf(channel));
       outboxes.close(member, channel);
+      feeds.close(member, channel);
     },
     publish: (channel, event, args) => {
       const members = io.sockets.adapter.rooms.get(roomOf(channel));
       if (outboxes.deliver(channel, event, args, members)) return;
       if (outboxes.deliverSampled(event, args, members)) return;
+      if (feeds.deliver(channel, event, args, members)) return;
       // Log lines never get here (their outboxes take them): the rest are the wire's own events.
       emitWire(io.to(roomOf(channel)), event, args);
     },

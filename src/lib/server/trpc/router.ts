@@ -2,6 +2,7 @@ import { router } from './init';
 import { agentsRouter } from './routers/agents.router';
 import { auditRouter } from './routers/audit.router';
 import { buildfilesRouter } from './routers/buildfiles.router';
+import { activityRouter, chatRouter } from './routers/chat.router';
 import { credentialsRouter } from './routers/credentials.router';
 import { engineRouter } from './routers/engine.router';
 import { providersRouter } from './routers/providers.router';
@@ -24,6 +25,8 @@ export const appRouter = router({
   usage: usageRouter,
   webhooks: webhooksRouter,
   buildfiles: buildfilesRouter,
-  skills: skillsRouter
+  skills: skillsRouter,
+  chat: chatRouter,
+  activity: activityRouter
 });
 export type AppRouter = typeof appRouter;

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, lt, or, sql, type Placeholder } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, lt, or, sql, type Placeholder } from 'drizzle-orm';
 import type { Db } from '../client';
 import { systemEvents, type EventState } from '../schema';
 
@@ -143,13 +143,22 @@ export class EventRepository {
   }
 
   page(
-    filter: { agentName?: string; state?: EventState },
+    filter: {
+      agentName?: string;
+      state?: EventState;
+      source?: string;
+      since?: number;
+      until?: number;
+    },
     limit: number,
     cursor?: { at: number; id: string }
   ): EventRow[] {
     const where = [
       filter.agentName ? eq(systemEvents.agentName, filter.agentName) : undefined,
       filter.state ? eq(systemEvents.state, filter.state) : undefined,
+      filter.source ? eq(systemEvents.source, filter.source) : undefined,
+      filter.since !== undefined ? gte(systemEvents.createdAt, filter.since) : undefined,
+      filter.until !== undefined ? lt(systemEvents.createdAt, filter.until) : undefined,
       cursor
         ? or(
             lt(systemEvents.createdAt, cursor.at),

@@ -76,6 +76,16 @@ export class SessionRepository {
       .reverse();
   }
 
+  /** A turn's messages in order: the user's input, its tool calls and the reply. */
+  turnMessages(sessionId: string, turnId: string): MessageRow[] {
+    return this.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.sessionId, sessionId), eq(messages.turnId, turnId)))
+      .orderBy(asc(messages.seq))
+      .all();
+  }
+
   messageSeq(messageId: string): number | undefined {
     return this.db
       .select({ seq: messages.seq })

@@ -1,9 +1,18 @@
-import { and, asc, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { chatSessions, messages, turns, type TurnState } from '../schema';
 
 export type TurnRow = typeof turns.$inferSelect;
 export type NewTurnRow = typeof turns.$inferInsert;
+export interface TurnFilter {
+  agentName?: string;
+  state?: TurnState;
+  sessionId?: string;
+  source?: string;
+  /** Queued at or after / before (epoch ms). */
+  since?: number;
+  until?: number;
+}
 
 export class TurnRepository {
   /** Compiled once: every turn starts through it, a heartbeat backlog a hundred events each. */
@@ -123,15 +132,14 @@ export class TurnRepository {
   }
 
   /** Newest first; the cursor is the last row's (queuedAt, id). */
-  page(
-    filter: { agentName?: string; state?: TurnState; sessionId?: string },
-    limit: number,
-    cursor?: { at: number; id: string }
-  ): TurnRow[] {
+  page(filter: TurnFilter, limit: number, cursor?: { at: number; id: string }): TurnRow[] {
     const where = [
       filter.agentName ? eq(turns.agentName, filter.agentName) : undefined,
       filter.state ? eq(turns.state, filter.state) : undefined,
       filter.sessionId ? eq(turns.sessionId, filter.sessionId) : undefined,
+      filter.source ? eq(turns.source, filter.source) : undefined,
+      filter.since !== undefined ? gte(turns.queuedAt, filter.since) : undefined,
+      filter.until !== undefined ? lt(turns.queuedAt, filter.until) : undefined,
       cursor
         ? or(
             lt(turns.queuedAt, cursor.at),

@@ -150,6 +150,18 @@ export class WebhookRepository {
       .get();
   }
 
+  /** The newest delivery that queued this turn or event (a scan of at most the ring). */
+  causing(cause: { turnId: string } | { eventId: string }): DeliveryRow | undefined {
+    const d = webhookDeliveries;
+    return this.db
+      .select()
+      .from(d)
+      .where('turnId' in cause ? eq(d.turnId, cause.turnId) : eq(d.eventId, cause.eventId))
+      .orderBy(desc(d.id))
+      .limit(1)
+      .get();
+  }
+
   /** Empties the slots of rows received before `before` (a scan of at most the ring). */
   pruneOlderThan(before: number): number {
     return this.db.delete(webhookDeliveries).where(lt(webhookDeliveries.receivedAt, before)).run()

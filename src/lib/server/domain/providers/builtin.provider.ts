@@ -5,6 +5,8 @@ import {
   type ProviderRequest
 } from './provider';
 
+type ToolChunk = Extract<ProviderChunk, { type: 'tool' }>;
+
 const HELP = [
   'I am the builtin provider: I work offline and understand a few commands.',
   '• help: this text',
@@ -22,7 +24,10 @@ export class BuiltinProvider implements Provider {
   readonly name = 'builtin';
 
   async *run(request: ProviderRequest): AsyncIterable<ProviderChunk> {
-    const reply = await this.#reply(request);
+    const tools: ToolChunk[] = [];
+    const reply = await this.#reply(request, tools);
+    // A skill it ran is recorded as a model's tool call is: the session shows it as such.
+    yield* tools;
     // Streamed in word-sized pieces so clients see the same shape a model produces.
     for (const piece of reply.match(/\S+\s*|\s+/g) ?? []) {
       if (request.signal.aborted) throw new Error('cancelled');
@@ -34,7 +39,7 @@ export class BuiltinProvider implements Provider {
     yield { type: 'done', text: reply, usage: { prompt, completion: estimateTokens(reply) } };
   }
 
-  async #reply(request: ProviderRequest): Promise<string> {
+  async #reply(request: ProviderRequest, tools: ToolChunk[]): Promise<string> {
     const text = request.input.trim();
     if (request.trust === 'external') return acknowledgeExternal(text);
     if (/^help$/i.test(text)) return HELP;
@@ -56,9 +61,12 @@ export class BuiltinProvider implements Provider {
       }
       try {
         const output = await request.runSkill(id, params);
+        tools.push({ type: 'tool', skillId: id, params, output });
         return `Skill ${id} returned: ${JSON.stringify(output)}`;
       } catch (err) {
-        return `Skill ${id} failed: ${err instanceof Error ? err.message : String(err)}`;
+        const error = err instanceof Error ? err.message : String(err);
+        tools.push({ type: 'tool', skillId: id, params, error });
+        return `Skill ${id} failed: ${error}`;
       }
     }
     return `Received: “${excerpt(text)}”. This agent uses the builtin provider, which answers help, status and /skill commands; configure a model provider in berth.yaml for real answers.`;

@@ -94,7 +94,7 @@ function toRecord(row: ChatSessionRow & { messageCount: number }): SessionRecord
   };
 }
 
-function toMessage(row: MessageRow): MessageRecord {
+export function toMessage(row: MessageRow): MessageRecord {
   return {
     messageId: row.id,
     role: row.role,

@@ -203,6 +203,7 @@ export class TurnRunner {
         sessionId: message.sessionId,
         agentName: row.agentName,
         messageId: message.id,
+        turnId: row.id,
         role: message.role,
         content: message.content
       });

@@ -1,6 +1,6 @@
 import type { TurnRecord } from '$lib/contracts/assistant';
-import type { TurnRepository, TurnRow } from '../../db/repositories/turn.repository';
-import type { InputTrust, TurnState } from '../../db/schema';
+import type { TurnFilter, TurnRepository, TurnRow } from '../../db/repositories/turn.repository';
+import type { InputTrust } from '../../db/schema';
 import type { AgentService } from '../agents/agent.service';
 import type { DomainBus } from '../bus';
 import { decodeCursor, paginate } from '../cursor';
@@ -137,6 +137,7 @@ export class TurnService {
       sessionId,
       agentName: input.agentName,
       messageId,
+      turnId,
       role: 'user',
       content: input.input
     });
@@ -177,11 +178,7 @@ export class TurnService {
     throw invalid(`Turn ${turnId} is ${now.state}: only a queued or running turn can be cancelled`);
   }
 
-  list(
-    filter: { agentName?: string; state?: TurnState; sessionId?: string },
-    limit: number,
-    cursor?: string
-  ) {
+  list(filter: TurnFilter, limit: number, cursor?: string) {
     const rows = this.turns.page(filter, limit + 1, decodeCursor(cursor));
     const { items, nextCursor } = paginate(rows, limit, (r) => [r.queuedAt, r.id], toRecord);
     return { turns: items, nextCursor };

@@ -170,6 +170,14 @@ export class DeliveryLogService {
     return this.#detail(this.#require(id));
   }
 
+  /** The delivery that queued a turn or an event, while the ring still holds it. */
+  causing(actor: WebhookActor, cause: { turnId: string } | { eventId: string }) {
+    requireRole(actor, 'viewer', 'read the webhook delivery log');
+    this.flush();
+    const row = this.repo.causing(cause);
+    return row ? summary(row) : null;
+  }
+
   /**
    * Replays a stored payload (and its kept headers) through the mapping as it is now, and
    * records the result as a new delivery marked as a re-run of the first.
