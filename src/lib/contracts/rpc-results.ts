@@ -112,6 +112,14 @@ export const usageStatsResult = z.strictObject({
   ...usageTotals,
   byAgent: z.record(z.string(), z.strictObject(usageTotals)),
   byDay: z.array(z.strictObject({ day: z.iso.date().describe('UTC'), ...usageTotals })),
+  byCredential: z
+    .record(z.string(), z.strictObject(usageTotals))
+    .describe(
+      'by what caused the turns: apikey:<name>, token:<name>, console:<email>, webhook, webhook:<mapping>, heartbeat; "unknown" for turns from before it was recorded'
+    ),
+  bySession: z
+    .array(z.strictObject({ sessionId: z.string(), agentName: z.string(), ...usageTotals }))
+    .describe('the 50 sessions with the most tokens'),
   requests: z.array(
     z.strictObject({
       interface: z.string().describe('rest, rpc or webhook'),

@@ -198,13 +198,26 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     buildRoutes();
   });
   const recovered = turns.recover();
+  const recoveredEvents = services.events.recover();
   const failedRuns = skills.recover();
   const interruptedBuilds = services.buildfiles.builds.recover();
   if (interruptedBuilds)
     logger.warn({ builds: interruptedBuilds }, 'builds left running by a stop marked failed');
-  if (recovered.requeued || recovered.failed || recovered.cancelled || failedRuns)
+  if (
+    recovered.requeued ||
+    recovered.failed ||
+    recovered.cancelled ||
+    failedRuns ||
+    recoveredEvents.done ||
+    recoveredEvents.requeued
+  )
     logger.warn(
-      { ...recovered, failedSkillRuns: failedRuns },
+      {
+        ...recovered,
+        failedSkillRuns: failedRuns,
+        eventsDone: recoveredEvents.done,
+        eventsRequeued: recoveredEvents.requeued
+      },
       'recovered work left by an unclean stop'
     );
   const purgeIdempotency = setInterval(
