@@ -160,6 +160,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     skills,
     usage,
     webhooks,
+    outbound: services.outbound,
     credentials,
     authThrottle,
     audit,
@@ -199,6 +200,8 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
   });
   const recovered = turns.recover();
   const recoveredEvents = services.events.recover();
+  // Announce messages a stop left in the outbox go out (those due now at once).
+  services.outbound.start();
   const failedRuns = skills.recover();
   const interruptedBuilds = services.buildfiles.builds.recover();
   if (interruptedBuilds)
@@ -316,6 +319,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     async closeRealtime() {
       events.stop();
       turns.stop();
+      services.outbound.stop();
       rpcWs?.close();
       await realtimeClose?.();
     },

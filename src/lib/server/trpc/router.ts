@@ -9,6 +9,7 @@ import { sessionsRouter } from './routers/sessions.router';
 import { usageRouter } from './routers/usage.router';
 import { systemRouter } from './routers/system.router';
 import { usersRouter } from './routers/users.router';
+import { outboundRouter } from './routers/outbound.router';
 import { webhooksRouter } from './routers/webhooks.router';
 
 export const appRouter = router({
@@ -22,6 +23,7 @@ export const appRouter = router({
   sessions: sessionsRouter,
   usage: usageRouter,
   webhooks: webhooksRouter,
+  outbound: outboundRouter,
   buildfiles: buildfilesRouter
 });
 export type AppRouter = typeof appRouter;
