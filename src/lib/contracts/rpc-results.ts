@@ -3,6 +3,7 @@ import {
   eventRecordSchema,
   messageRecordSchema,
   sessionRecordSchema,
+  summaryRecordSchema,
   turnRecordSchema
 } from './assistant';
 import { checkSchema } from './health';
@@ -60,7 +61,10 @@ export const sessionListResult = z.strictObject({
 
 export const sessionGetResult = z.strictObject({
   session: sessionRecordSchema,
-  messages: z.array(messageRecordSchema).describe('oldest first')
+  messages: z.array(messageRecordSchema).describe('oldest first, compacted ones included'),
+  summaries: z
+    .array(summaryRecordSchema)
+    .describe('the summaries the compacted messages of this page stand behind')
 });
 
 export const sessionCompactResult = z.strictObject({

@@ -47,7 +47,7 @@ const registry = z.strictObject({
  */
 export const compactionSchema = z.strictObject({
   budgetTokens: z.number().int().min(0).max(10_000_000).default(24_000),
-  keepMessages: z.number().int().min(1).max(500).default(8)
+  keepMessages: z.number().int().min(1).max(500).default(4)
 });
 
 /**

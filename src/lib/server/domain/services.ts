@@ -47,6 +47,7 @@ import { ProviderSettingsService } from './providers/provider-settings.service';
 import { ProviderHealth } from './providers/provider-health';
 import { ProviderRegistry } from './providers/provider.registry';
 import { ChatSessionService } from './sessions/chat-session.service';
+import { agentSummarizer } from './sessions/summarizer';
 import { builtinSkills } from './skills/builtin-skills';
 import { SkillService } from './skills/skill.service';
 import { LastOutcomes } from './turns/last-outcomes';
@@ -144,7 +145,16 @@ export function createServices({
     runningTurns
   );
   const events = new EventService(eventRepo, agents, turns, bus);
-  const chatSessions = new ChatSessionService(chatSessionRepo, bus, audit);
+  const chatSessions = new ChatSessionService(
+    chatSessionRepo,
+    bus,
+    audit,
+    agentSummarizer(agents),
+    // An agent's own compaction settings, else sessions.compaction.
+    (agentName) =>
+      config.current.agents.find((a) => a.name === agentName)?.compaction ??
+      config.current.sessions.compaction
+  );
   const usage = new UsageService(new UsageRepository(db));
   const webhookRepo = new WebhookRepository(db);
   const mappings = new WebhookMappingService(config, webhookRepo, agents, turns, audit);
