@@ -2,8 +2,10 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb } from '../fixtures/webhooks';
+import { AUTH, hook, openDb, TOKEN } from '../fixtures/webhooks';
 import { startBerth } from './helpers/berth';
 import { berthConfig, OPS, rpcToken } from './helpers/config';
 import { startFakeOpenAi, textAnswer, type FakeOpenAi } from './helpers/fake-openai';
@@ -160,7 +162,77 @@ describe('restart after SIGKILL', () => {
   }, 30_000);
 });
 
-async function eventually<T>(read: () => Promise<T | null | false>, ms = 5000): Promise<T> {
+describe('the outbox across SIGKILL', () => {
+  it('sends a message still waiting for its retry after the restart, with the same webhook-id', async () => {
+    const seen: IncomingHttpHeaders[] = [];
+    const answers = [503];
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        seen.push(req.headers);
+        res.writeHead(answers.shift() ?? 200).end();
+      });
+    });
+    await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/in`;
+    const dir = mkdtempSync(join(tmpdir(), 'berth-outbox-'));
+    const config =
+      berthConfig({
+        webhookToken: TOKEN,
+        agents: [
+          {
+            name: 'main',
+            provider: 'builtin',
+            heartbeatMs: 86_400_000,
+            outbound: [
+              { url, secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}`, allowPrivate: true }
+            ]
+          }
+        ]
+      }) + 'outbound:\n  retryDelaysMs: [1500]\n';
+    try {
+      const berth = await startBerth({ config, dataDir: dir });
+      const reply = await hook(
+        berth.port,
+        '/hooks/agent',
+        { message: 'announce me', delivery: 'announce' },
+        AUTH
+      );
+      expect(reply.status).toBe(200);
+      await eventually(() => seen.length === 1);
+      berth.proc.kill('SIGKILL');
+      await berth.exited;
+
+      const again = await startBerth({ config, dataDir: dir });
+      try {
+        await eventually(() => seen.length === 2, 6000);
+        expect(seen[1]!['webhook-id']).toBe(seen[0]!['webhook-id']);
+        const db = openDb(dir);
+        try {
+          const row = await eventually(() => {
+            const r = db
+              .prepare('select state, attempts from outbound_deliveries where turn_id = ?')
+              .get(reply.json.turnId) as { state: string; attempts: number };
+            return r.state === 'delivered' && r;
+          });
+          expect(row).toEqual({ state: 'delivered', attempts: 2 });
+        } finally {
+          db.close();
+        }
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      receiver.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
+async function eventually<T>(
+  read: () => T | null | false | Promise<T | null | false>,
+  ms = 5000
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await read();
