@@ -136,6 +136,9 @@ export function createServices({
     send,
     audit
   );
+  bus.on('agent.changed', ({ name, change }) => {
+    if (change === 'deleted') outbound.forgetAgent(name);
+  });
   const turns = new TurnService(
     turnRepo,
     new TurnRunner(turnRepo, chatSessionRepo, agents, skills, bus, outbound),

@@ -30,6 +30,11 @@ export class OutboundRepository {
     return this.db.delete(outboundWebhooks).where(eq(outboundWebhooks.id, id)).returning().get();
   }
 
+  removeWebhooksOf(agentName: string): number {
+    return this.db.delete(outboundWebhooks).where(eq(outboundWebhooks.agentName, agentName)).run()
+      .changes;
+  }
+
   queue(rows: (typeof outboundDeliveries.$inferInsert)[]): void {
     if (rows.length) this.db.insert(outboundDeliveries).values(rows).run();
   }

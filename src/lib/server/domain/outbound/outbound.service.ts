@@ -136,6 +136,18 @@ export class OutboundService {
   }
 
   /**
+   * A deleted agent's console endpoints go with it: a new agent of that name must not inherit
+   * them (nor their secrets). Its deliveries stay in the log.
+   */
+  forgetAgent(agentName: string): void {
+    try {
+      this.repo.removeWebhooksOf(agentName);
+    } catch {
+      // Storage refused it: the endpoints stay listed under the name, removable by hand.
+    }
+  }
+
+  /**
    * Queues a turn's result for each endpoint that wants its event. Called inside the commit
    * that ends the turn, so the turn never ends without its messages queued.
    */
