@@ -45,11 +45,17 @@ test('sessions made over REST are listed, filtered, read, compacted and deleted 
   await expect(page.getByRole('region', { name: 'Compacted earlier messages' })).toContainText(
     'user: help'
   );
-  await expect(messages).toHaveCount(4);
+  // The compacted messages are kept: collapsed under their summary, opened on request.
+  const folded = page.locator('details.compacted');
+  await expect(folded.locator('summary')).toContainText('2 compacted messages');
+  await expect(folded.getByRole('list', { name: 'Messages' }).locator('li')).toBeHidden();
+  await folded.locator('summary').click();
+  await expect(folded.getByRole('list', { name: 'Messages' }).locator('li')).toHaveCount(2);
+  await expect(messages).toHaveCount(6);
 
   await page.getByRole('button', { name: 'Delete…' }).click();
   const ask = page.getByRole('dialog', { name: /Delete e2e-alpha/ });
-  await expect(ask).toContainText('Its 4 messages and its summary go for good');
+  await expect(ask).toContainText('Its 6 messages and its summary go for good');
   await ask.getByRole('button', { name: 'Delete e2e-alpha' }).click();
   await expect(page).toHaveURL(/\/sessions$/);
   await expect(table.locator('tr[data-key="e2e-beta"]')).toBeVisible();

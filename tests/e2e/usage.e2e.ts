@@ -36,6 +36,9 @@ test('usage shows the messages and turns of work done over REST, by day and by a
 
   const byAgent = page.getByRole('list', { name: 'Messages by agent' });
   await expect(byAgent.locator('li', { hasText: 'main' })).toBeVisible();
+  // The REST key that caused the turns has its own bar.
+  const byCredential = page.getByRole('list', { name: 'Messages by credential' });
+  await expect(byCredential.locator('li', { hasText: /^apikey:/ }).first()).toBeVisible();
   await page.getByLabel('Turns').check();
   await expect(page.getByRole('list', { name: 'Turns by agent' })).toBeVisible();
   const today = new Date().toISOString().slice(0, 10);
@@ -47,5 +50,7 @@ test('usage shows the messages and turns of work done over REST, by day and by a
   await page.getByLabel('From', { exact: true }).fill('2001-01-01');
   await page.getByLabel('To', { exact: true }).fill('2001-01-02');
   await page.getByLabel('To', { exact: true }).dispatchEvent('change');
-  await expect(page.getByText('Nothing in this range.')).toBeVisible();
+  // Both the by-agent and the by-credential cards.
+  await expect(page.getByText('Nothing in this range.')).toHaveCount(2);
+  await expect(page.getByText('Nothing in this range.').first()).toBeVisible();
 });

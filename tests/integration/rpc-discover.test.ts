@@ -114,7 +114,16 @@ describe('rpc.discover result schemas', () => {
       'providers'
     ]);
     const stats = methods.get('usage.stats')!.result.schema;
-    expect(stats.required).toEqual(['messages', 'turns', 'tokens', 'byAgent', 'byDay', 'requests']);
+    expect(stats.required).toEqual([
+      'messages',
+      'turns',
+      'tokens',
+      'byAgent',
+      'byDay',
+      'byCredential',
+      'bySession',
+      'requests'
+    ]);
   });
 
   it('the schemas are strict: a field too many or a wrong state fails them', async () => {

@@ -446,10 +446,12 @@ describe('POST /rpc', () => {
     expect(compacted.summary).toContain('user: message number 0');
     const after = await result<{
       session: { summary: string; messageCount: number };
-      messages: unknown[];
+      messages: { compactedBy: string | null }[];
     }>(berth, 'session.get', { sessionId });
-    expect(after.messages).toHaveLength(4);
-    expect(after.session.messageCount).toBe(4);
+    // Compaction keeps the originals: all ten are there, six of them marked.
+    expect(after.messages).toHaveLength(10);
+    expect(after.messages.filter((m) => m.compactedBy !== null)).toHaveLength(6);
+    expect(after.session.messageCount).toBe(10);
     expect(after.session.summary).toBe(compacted.summary);
 
     expect(await result(berth, 'session.delete', { sessionId })).toEqual({

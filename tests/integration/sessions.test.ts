@@ -107,10 +107,22 @@ describe('sessions in the console (tRPC)', () => {
     expect(compacted.status).toBe(200);
     expect(compacted.body.result!.data).toMatchObject({ compactedMessages: 2 });
     const after = (await get({})).body.result!.data as {
-      session: { summary: string | null; messageCount: number };
+      session: { summary: string | null; messageCount: number; compactedMessages: number };
+      messages: { content: string; compactedBy: string | null }[];
+      summaries: { summaryId: string; messageCount: number; method: string }[];
     };
-    expect(after.session.messageCount).toBe(4);
+    // The originals are kept and readable; the two oldest point at the summary.
+    expect(after.session).toMatchObject({ messageCount: 6, compactedMessages: 2 });
     expect(after.session.summary).toContain('help 0');
+    const folded = after.messages.filter((m) => m.compactedBy !== null);
+    expect(folded.map((m) => m.content)[0]).toBe('help 0');
+    expect(after.summaries).toEqual([
+      expect.objectContaining({
+        summaryId: folded[0]!.compactedBy,
+        messageCount: 2,
+        method: 'extractive'
+      })
+    ]);
 
     expect((await trpc(berth, admin, 'sessions.delete', id)).status).toBe(200);
     expect((await get({})).status).toBe(404);

@@ -51,6 +51,10 @@ export const sessionRecordSchema = z.strictObject({
   key: z.string(),
   messageCount: z.number().int(),
   summary: z.string().nullable().describe('older messages folded in by session.compact'),
+  compactedMessages: z
+    .number()
+    .int()
+    .describe('messages the summary stands for in later turns (kept, still readable)'),
   createdAt: epochMs,
   updatedAt: epochMs
 });
@@ -63,9 +67,25 @@ export const messageRecordSchema = z.strictObject({
   turnId: z.string().nullable(),
   channel: z.string().nullable(),
   userId: z.string().nullable(),
+  compactedBy: z
+    .string()
+    .nullable()
+    .describe('the summary that stands for this message in later turns (summaryId)'),
   createdAt: epochMs
 });
 export type MessageRecord = z.infer<typeof messageRecordSchema>;
+
+/** One compaction chunk: the messages marked with its id, folded into `summary`. */
+export const summaryRecordSchema = z.strictObject({
+  summaryId: z.string(),
+  messageCount: z.number().int(),
+  summary: z.string().describe('the running summary after this chunk'),
+  method: z.enum(['model', 'extractive']),
+  model: z.string().nullable(),
+  trigger: z.enum(['manual', 'auto']),
+  createdAt: epochMs
+});
+export type SummaryRecord = z.infer<typeof summaryRecordSchema>;
 
 export interface SkillInfo {
   id: string;

@@ -119,11 +119,13 @@ export const RPC_CONTRACTS = {
   },
   'usage.stats': {
     description:
-      'Messages, turns and tokens in [since, until), by agent and by day (UTC), plus request counts per interface.',
+      "Messages, turns and tokens in [since, until), by agent, day (UTC), credential and session (the 50 largest), plus request counts per interface. Tokens are the providers' own usage figures (estimated at 4 characters a token when a provider reports none).",
     params: z.strictObject({
       since: instant,
       until: instant,
-      agentName: agentNameSchema.optional()
+      agentName: agentNameSchema.optional(),
+      sessionId: id.optional(),
+      credential: z.string().min(1).max(200).optional()
     }),
     result: results.usageStatsResult,
     access: 'read'

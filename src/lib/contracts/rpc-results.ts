@@ -3,6 +3,7 @@ import {
   eventRecordSchema,
   messageRecordSchema,
   sessionRecordSchema,
+  summaryRecordSchema,
   turnRecordSchema
 } from './assistant';
 import { checkSchema } from './health';
@@ -60,7 +61,10 @@ export const sessionListResult = z.strictObject({
 
 export const sessionGetResult = z.strictObject({
   session: sessionRecordSchema,
-  messages: z.array(messageRecordSchema).describe('oldest first')
+  messages: z.array(messageRecordSchema).describe('oldest first, compacted ones included'),
+  summaries: z
+    .array(summaryRecordSchema)
+    .describe('the summaries the compacted messages of this page stand behind')
 });
 
 export const sessionCompactResult = z.strictObject({
@@ -112,6 +116,14 @@ export const usageStatsResult = z.strictObject({
   ...usageTotals,
   byAgent: z.record(z.string(), z.strictObject(usageTotals)),
   byDay: z.array(z.strictObject({ day: z.iso.date().describe('UTC'), ...usageTotals })),
+  byCredential: z
+    .record(z.string(), z.strictObject(usageTotals))
+    .describe(
+      'by what caused the turns: apikey:<name>, token:<name>, console:<email>, webhook, webhook:<mapping>, heartbeat; "unknown" for turns from before it was recorded'
+    ),
+  bySession: z
+    .array(z.strictObject({ sessionId: z.string(), agentName: z.string(), ...usageTotals }))
+    .describe('the 50 sessions with the most tokens'),
   requests: z.array(
     z.strictObject({
       interface: z.string().describe('rest, rpc or webhook'),

@@ -4,7 +4,9 @@ import { z } from 'zod';
 export const usageStatsInput = z.object({
   since: z.number().int().nonnegative().optional(),
   until: z.number().int().nonnegative().optional(),
-  agent: z.string().trim().min(1).max(64).optional()
+  agent: z.string().trim().min(1).max(64).optional(),
+  session: z.string().trim().min(1).max(200).optional(),
+  credential: z.string().trim().min(1).max(200).optional()
 });
 
 export interface UsageTotals {
@@ -16,6 +18,10 @@ export interface UsageTotals {
 export interface UsageStats extends UsageTotals {
   byAgent: Record<string, UsageTotals>;
   byDay: (UsageTotals & { day: string })[];
+  /** By what caused the turns (`apikey:<name>`, `token:<name>`, `console:<email>` …). */
+  byCredential: Record<string, UsageTotals>;
+  /** The sessions with the most tokens, most first. */
+  bySession: (UsageTotals & { sessionId: string; agentName: string })[];
   requests: {
     interface: string;
     route: string;

@@ -162,6 +162,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     skills,
     usage,
     webhooks,
+    outbound: services.outbound,
     credentials,
     authThrottle,
     audit,
@@ -201,6 +202,9 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     buildRoutes();
   });
   const recovered = turns.recover();
+  const recoveredEvents = services.events.recover();
+  // Announce messages a stop left in the outbox go out (those due now at once).
+  services.outbound.start();
   const failedRuns = skills.recover();
   // Not awaited: an engine that is slow to answer never delays the start.
   void skills.removeLeftovers().then((removed) => {
@@ -210,9 +214,21 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
   const interruptedBuilds = services.buildfiles.builds.recover();
   if (interruptedBuilds)
     logger.warn({ builds: interruptedBuilds }, 'builds left running by a stop marked failed');
-  if (recovered.requeued || recovered.failed || recovered.cancelled || failedRuns)
+  if (
+    recovered.requeued ||
+    recovered.failed ||
+    recovered.cancelled ||
+    failedRuns ||
+    recoveredEvents.done ||
+    recoveredEvents.requeued
+  )
     logger.warn(
-      { ...recovered, failedSkillRuns: failedRuns },
+      {
+        ...recovered,
+        failedSkillRuns: failedRuns,
+        eventsDone: recoveredEvents.done,
+        eventsRequeued: recoveredEvents.requeued
+      },
       'recovered work left by an unclean stop'
     );
   const purgeIdempotency = setInterval(
@@ -313,6 +329,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     async closeRealtime() {
       events.stop();
       turns.stop();
+      services.outbound.stop();
       rpcWs?.close();
       await realtimeClose?.();
     },

@@ -98,6 +98,7 @@ export class ChatSession {
           turnId: message.turnId,
           channel: null,
           userId: null,
+          compactedBy: null,
           createdAt: Date.now()
         }
       ]);

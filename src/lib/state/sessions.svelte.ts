@@ -1,5 +1,5 @@
 import { trpc } from '$lib/client/trpc';
-import type { MessageRecord, SessionRecord } from '$lib/contracts/assistant';
+import type { MessageRecord, SessionRecord, SummaryRecord } from '$lib/contracts/assistant';
 import type { SessionFilter } from '$lib/contracts/sessions';
 
 const PAGE = 50;
@@ -54,6 +54,8 @@ export class SessionsState {
 export class TranscriptState {
   session = $state<SessionRecord | null>(null);
   messages = $state<MessageRecord[]>([]);
+  /** The summaries the loaded compacted messages stand behind, by summaryId. */
+  summaries = $state<Record<string, SummaryRecord>>({});
   hasOlder = $state(false);
   loaded = $state(false);
 
@@ -63,6 +65,7 @@ export class TranscriptState {
     const page = await trpc.sessions.get.query({ sessionId: this.sessionId, limit: PAGE });
     this.session = page.session;
     this.messages = page.messages;
+    this.summaries = Object.fromEntries(page.summaries.map((s) => [s.summaryId, s]));
     this.hasOlder = page.messages.length === PAGE;
     this.loaded = true;
   }
@@ -76,6 +79,7 @@ export class TranscriptState {
       limit: PAGE
     });
     this.messages.unshift(...page.messages);
+    for (const summary of page.summaries) this.summaries[summary.summaryId] = summary;
     this.hasOlder = page.messages.length === PAGE;
   }
 

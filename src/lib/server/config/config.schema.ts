@@ -41,10 +41,43 @@ const registry = z.strictObject({
   password: z.string().min(1)
 });
 
+/**
+ * When a session is compacted on its own: its size reaches `budgetTokens` (the last turn's
+ * prompt + completion tokens as the provider reported them, else its characters / 4); all but
+ * the newest `keepMessages` uncompacted messages are then summarised. 0 turns it off.
+ */
+export const compactionSchema = z.strictObject({
+  budgetTokens: z.number().int().min(0).max(10_000_000).default(24_000),
+  keepMessages: z.number().int().min(1).max(500).default(4)
+});
+
+/**
+ * An outbound webhook of an agent: its `announce` turns' results are POSTed there, signed as
+ * Standard Webhooks specifies with `secret` (`whsec_` + base64, or a `${ENV}` reference).
+ */
+export const outboundEndpointSchema = z.strictObject({
+  url: z.url({ protocol: /^https?$/ }),
+  secret: z
+    .string()
+    .regex(
+      /^whsec_[A-Za-z0-9+/]{32,}={0,2}$/,
+      'must be whsec_ followed by base64 (24 bytes or more)'
+    ),
+  events: z
+    .array(z.enum(['turn.completed', 'turn.failed']))
+    .min(1)
+    .default(['turn.completed', 'turn.failed']),
+  /** Loopback, private and link-local addresses are refused unless this is set. */
+  allowPrivate: z.boolean().default(false)
+});
+
 /** A config agent: the console's agent contract, any-case names, `builtin` unless named. */
 const agent = agentSettingsSchema.extend({
   name: agentNameSchema,
-  provider: agentSettingsSchema.shape.provider.default('builtin')
+  provider: agentSettingsSchema.shape.provider.default('builtin'),
+  /** Overrides `sessions.compaction` for this agent's sessions. */
+  compaction: compactionSchema.optional(),
+  outbound: z.array(outboundEndpointSchema).max(20).default([])
 });
 
 /** An OpenAI-compatible Chat Completions endpoint (OpenAI, Ollama, vLLM, llama.cpp, LM Studio). */
@@ -151,7 +184,21 @@ export const configSchema = z.strictObject({
       // What a sender of /agent may choose; mappings are the operator's and are not limited.
       allowedSessionPrefixes: z.array(sessionPrefix).default(['webhook:']),
       /** Models a sender may name in /agent's `model`; `'*'` allows any, none (default) refuses all. */
-      allowedModels: z.array(z.string().min(1).max(256)).default([])
+      allowedModels: z.array(z.string().min(1).max(256)).default([]),
+      /** The longest `waitMs` a sender of /agent with `wait: true` gets (at most 120 s). */
+      maxWaitMs: z.number().int().min(0).max(120_000).default(120_000)
+    })
+    .prefault({}),
+  sessions: z.strictObject({ compaction: compactionSchema.prefault({}) }).prefault({}),
+  // Announce delivery to agents' outbound webhooks: the waits between tries (after the
+  // first, each with ±20% jitter; a delivery fails after the last) and one try's time-out.
+  outbound: z
+    .strictObject({
+      retryDelaysMs: z
+        .array(z.number().int().min(100).max(86_400_000))
+        .max(20)
+        .default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000]),
+      timeoutMs: z.number().int().min(100).max(60_000).default(10_000)
     })
     .prefault({}),
   engines: z

@@ -11,6 +11,7 @@ import { AgentRepository } from '../db/repositories/agent.repository';
 import { AuditRepository } from '../db/repositories/audit.repository';
 import { BuildFileRepository } from '../db/repositories/buildfile.repository';
 import { EngineRepository } from '../db/repositories/engine.repository';
+import { OutboundRepository } from '../db/repositories/outbound.repository';
 import { ProviderRepository } from '../db/repositories/provider.repository';
 import { EventRepository } from '../db/repositories/event.repository';
 import { LoginSessionRepository } from '../db/repositories/login-session.repository';
@@ -22,6 +23,7 @@ import { UserRepository } from '../db/repositories/user.repository';
 import { WebhookRepository } from '../db/repositories/webhook.repository';
 import type { EngineRegistry } from '../engine/engine.registry';
 import { TlsFiles } from '../engine/tls-files';
+import { sendOutbound } from '../outbound/http-sender';
 import { CredentialService } from './access/credential.service';
 import { IdempotencyService } from './access/idempotency.service';
 import { AgentService } from './agents/agent.service';
@@ -39,12 +41,15 @@ import { NetworkService } from './engine/network.service';
 import { EngineSystemService } from './engine/system.service';
 import { VolumeService } from './engine/volume.service';
 import { EventService } from './events/event.service';
+import type { OutboundSend } from './outbound/outbound-send';
+import { OutboundService } from './outbound/outbound.service';
 import { ConsoleProviders } from './providers/console-providers';
 import { OpenAiProvider } from './providers/openai/openai.provider';
 import { ProviderSettingsService } from './providers/provider-settings.service';
 import { ProviderHealth } from './providers/provider-health';
 import { ProviderRegistry } from './providers/provider.registry';
 import { ChatSessionService } from './sessions/chat-session.service';
+import { agentSummarizer } from './sessions/summarizer';
 import { builtinSkills } from './skills/builtin-skills';
 import { skillRunners } from './skills/runners';
 import { SkillService } from './skills/skill.service';
@@ -69,6 +74,8 @@ export interface ServiceSources {
   engineKeysDir: string;
   /** Where build-file workspaces keep their files (`<dir>/<workspace id>/`). */
   workspacesDir: string;
+  /** How outbound webhooks are POSTed (the real sender unless a test gives its own). */
+  sendOutbound?: OutboundSend;
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -79,7 +86,8 @@ export function createServices({
   bus,
   engines,
   engineKeysDir,
-  workspacesDir
+  workspacesDir,
+  sendOutbound: send = sendOutbound
 }: ServiceSources) {
   const audit = new AuditService(new AuditRepository(db), bus);
   const loginSessions = new LoginSessionService(new LoginSessionRepository(db), bus);
@@ -129,16 +137,34 @@ export function createServices({
     audit
   );
   const chatSessionRepo = new SessionRepository(db);
+  const outbound = new OutboundService(
+    new OutboundRepository(db),
+    () => config.current,
+    send,
+    audit
+  );
+  bus.on('agent.changed', ({ name, change }) => {
+    if (change === 'deleted') outbound.forgetAgent(name);
+  });
   const turns = new TurnService(
     turnRepo,
-    new TurnRunner(turnRepo, chatSessionRepo, agents, skills, bus),
+    new TurnRunner(turnRepo, chatSessionRepo, agents, skills, bus, outbound),
     agents,
     bus,
     () => config.current.gateway.turns,
     runningTurns
   );
   const events = new EventService(eventRepo, agents, turns, bus);
-  const chatSessions = new ChatSessionService(chatSessionRepo, bus, audit);
+  const chatSessions = new ChatSessionService(
+    chatSessionRepo,
+    bus,
+    audit,
+    agentSummarizer(agents),
+    // An agent's own compaction settings, else sessions.compaction.
+    (agentName) =>
+      config.current.agents.find((a) => a.name === agentName)?.compaction ??
+      config.current.sessions.compaction
+  );
   const usage = new UsageService(new UsageRepository(db));
   const webhookRepo = new WebhookRepository(db);
   const mappings = new WebhookMappingService(config, webhookRepo, agents, turns, audit);
@@ -191,6 +217,7 @@ export function createServices({
     usage,
     webhooks,
     chat,
+    outbound,
     engine,
     buildfiles
   };

@@ -30,6 +30,8 @@ export interface GatewayDeps {
   usage: UsageService;
   /** Webhook mappings (file and console), webhook tokens and the delivery log. */
   webhooks: Services['webhooks'];
+  /** Agents' outbound webhooks and their outbox (announce delivery). */
+  outbound: Services['outbound'];
   credentials: CredentialService;
   /** Failed authentications per client address, checked before any credential is. */
   authThrottle: AuthThrottle;

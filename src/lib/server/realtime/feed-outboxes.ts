@@ -82,11 +82,7 @@ export class FeedOutboxes {
     return n;
   }
 
-  #item<E extends Event>(
-    member: string,
-    channel: string,
-    args: Parameters<SourceEvents[E]>
-  ) {
+  #item<E extends Event>(member: string, channel: string, args: Parameters<SourceEvents[E]>) {
     const socket = this.socketOf(member);
     if (!socket?.connected) return;
     const entry = this.#members.get(member);

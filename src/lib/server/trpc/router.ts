@@ -11,6 +11,7 @@ import { skillsRouter } from './routers/skills.router';
 import { usageRouter } from './routers/usage.router';
 import { systemRouter } from './routers/system.router';
 import { usersRouter } from './routers/users.router';
+import { outboundRouter } from './routers/outbound.router';
 import { webhooksRouter } from './routers/webhooks.router';
 
 export const appRouter = router({
@@ -27,6 +28,7 @@ export const appRouter = router({
   buildfiles: buildfilesRouter,
   skills: skillsRouter,
   chat: chatRouter,
-  activity: activityRouter
+  activity: activityRouter,
+  outbound: outboundRouter
 });
 export type AppRouter = typeof appRouter;

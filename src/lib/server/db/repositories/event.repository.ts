@@ -99,6 +99,37 @@ export class EventRepository {
   }
 
   /**
+   * At start, after the turns' own recovery: events a crash left `processing` follow their
+   * turn. A completed turn's are done; those of a turn that failed, was cancelled or is gone go
+   * back to the queue for the next heartbeat; a queued (re-queued) turn keeps its own.
+   */
+  recoverProcessing(now: number): { done: number; requeued: number } {
+    return this.db.transaction((tx) => {
+      const turnIn = (states: string[]) =>
+        sql`${systemEvents.turnId} in (select id from turns where state in (${sql.join(
+          states.map((s) => sql`${s}`),
+          sql`, `
+        )}))`;
+      const done = tx
+        .update(systemEvents)
+        .set({ state: 'done', processedAt: now })
+        .where(and(eq(systemEvents.state, 'processing'), turnIn(['completed'])))
+        .run().changes;
+      const requeued = tx
+        .update(systemEvents)
+        .set({ state: 'queued', turnId: null })
+        .where(
+          and(
+            eq(systemEvents.state, 'processing'),
+            sql`(${systemEvents.turnId} is null or not ${turnIn(['queued', 'running'])})`
+          )
+        )
+        .run().changes;
+      return { done, requeued };
+    });
+  }
+
+  /**
    * The agents with queued events, one index probe per agent: a distinct scan would read
    * every queued row, and a backlog is what this runs on at start.
    */

@@ -1,12 +1,28 @@
-import { and, asc, desc, eq, exists, getTableColumns, gt, gte, lt, or, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  exists,
+  getTableColumns,
+  gt,
+  gte,
+  inArray,
+  isNull,
+  lt,
+  lte,
+  or,
+  sql
+} from 'drizzle-orm';
 import type { SessionFilter } from '$lib/contracts/sessions';
 import { containsText } from './like';
 import type { Db } from '../client';
-import { chatSessions, messages, turns, type InputTrust } from '../schema';
+import { chatSessions, messages, sessionSummaries, turns, type InputTrust } from '../schema';
 import { nextSeq } from './turn.repository';
 
 export type ChatSessionRow = typeof chatSessions.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
+export type SummaryRow = typeof sessionSummaries.$inferSelect;
 
 export class SessionRepository {
   constructor(private readonly db: Db) {}
@@ -95,15 +111,16 @@ export class SessionRepository {
   }
 
   /**
-   * The newest `limit` messages, oldest first, for a provider's history. Each carries the trust
-   * of its turn, the reply too (it may quote the input); external when that turn is gone.
+   * The newest `limit` uncompacted messages, oldest first, for a provider's history (the
+   * summary stands for the compacted ones). Each carries the trust of its turn, the reply too
+   * (it may quote the input); external when that turn is gone.
    */
   history(sessionId: string, limit: number): (MessageRow & { trust: InputTrust })[] {
     return this.db
       .select({ ...getTableColumns(messages), turnTrust: turns.trust })
       .from(messages)
       .leftJoin(turns, eq(turns.id, messages.turnId))
-      .where(eq(messages.sessionId, sessionId))
+      .where(and(eq(messages.sessionId, sessionId), isNull(messages.compactedBy)))
       .orderBy(desc(messages.seq))
       .limit(limit)
       .all()
@@ -140,35 +157,91 @@ export class SessionRepository {
     return this.byKey(agentName, key)!;
   }
 
-  /** Replaces all but the newest `keep` messages with a summary; returns how many went. */
-  compact(
-    sessionId: string,
-    keep: number,
-    summarize: (old: MessageRow[], previous: string | null) => string,
-    now: number
-  ) {
+  /**
+   * The oldest uncompacted messages (at most `limit`, oldest first) that are not among the
+   * newest `keep` uncompacted ones: what one compaction chunk summarises.
+   */
+  compactable(sessionId: string, keep: number, limit: number): MessageRow[] {
+    const uncompacted = and(eq(messages.sessionId, sessionId), isNull(messages.compactedBy));
+    const cutoff = this.db
+      .select({ seq: messages.seq })
+      .from(messages)
+      .where(uncompacted)
+      .orderBy(desc(messages.seq))
+      .limit(1)
+      .offset(keep - 1)
+      .get()?.seq;
+    if (cutoff === undefined) return [];
+    return this.db
+      .select()
+      .from(messages)
+      .where(and(uncompacted, lt(messages.seq, cutoff)))
+      .orderBy(asc(messages.seq))
+      .limit(limit)
+      .all();
+  }
+
+  /** Characters of the uncompacted messages and the summary: the size estimate's base. */
+  uncompactedChars(sessionId: string): number {
+    const row = this.db
+      .select({ n: sql<number>`coalesce(sum(length(${messages.content})), 0)` })
+      .from(messages)
+      .where(and(eq(messages.sessionId, sessionId), isNull(messages.compactedBy)))
+      .get();
+    const summary = this.db
+      .select({ n: sql<number>`coalesce(length(${chatSessions.summary}), 0)` })
+      .from(chatSessions)
+      .where(eq(chatSessions.id, sessionId))
+      .get();
+    return (row?.n ?? 0) + (summary?.n ?? 0);
+  }
+
+  /**
+   * One compaction chunk, in one commit: its record, its messages marked compacted by it
+   * (kept, never deleted), and the session's running summary replaced by it.
+   */
+  recordSummary(row: typeof sessionSummaries.$inferInsert): SummaryRow | undefined {
     return this.db.transaction((tx) => {
-      const session = tx.select().from(chatSessions).where(eq(chatSessions.id, sessionId)).get();
-      if (!session) return undefined;
-      const all = tx
+      const session = tx
         .select()
-        .from(messages)
-        .where(eq(messages.sessionId, sessionId))
-        .orderBy(asc(messages.seq))
-        .all();
-      const old = all.slice(0, Math.max(0, all.length - keep));
-      if (!old.length) return { removed: 0, summary: session.summary ?? '' };
-      const summary = summarize(old, session.summary);
-      const lastOld = old[old.length - 1]!.seq;
-      tx.delete(messages)
-        .where(and(eq(messages.sessionId, sessionId), lt(messages.seq, lastOld + 1)))
-        .run();
+        .from(chatSessions)
+        .where(eq(chatSessions.id, row.sessionId))
+        .get();
+      if (!session) return undefined;
+      const summary = tx.insert(sessionSummaries).values(row).returning().get();
+      const marked = tx
+        .update(messages)
+        .set({ compactedBy: row.id })
+        .where(
+          and(
+            eq(messages.sessionId, row.sessionId),
+            isNull(messages.compactedBy),
+            gte(messages.seq, row.fromSeq),
+            lte(messages.seq, row.toSeq)
+          )
+        )
+        .run().changes;
       tx.update(chatSessions)
-        .set({ summary, compactedMessages: session.compactedMessages + old.length, updatedAt: now })
-        .where(eq(chatSessions.id, sessionId))
+        .set({
+          summary: row.summary,
+          compactedMessages: session.compactedMessages + marked,
+          updatedAt: row.createdAt
+        })
+        .where(eq(chatSessions.id, row.sessionId))
         .run();
-      return { removed: old.length, summary };
+      return summary;
     });
+  }
+
+  /** The summary records by id (those a transcript page's messages point at). */
+  summaries(ids: string[]): SummaryRow[] {
+    if (!ids.length) return [];
+    return this.db
+      .select()
+      .from(sessionSummaries)
+      .where(inArray(sessionSummaries.id, ids))
+      .orderBy(asc(sessionSummaries.toSeq))
+      .all();
   }
 
   delete(sessionId: string): ChatSessionRow | undefined {

@@ -47,12 +47,37 @@ export const messages = sqliteTable(
     channel: text('channel'),
     userId: text('user_id'),
     tokens: integer('tokens').notNull().default(0),
+    /** The summary (session_summaries.id) that replaced this message in later turns' context. */
+    compactedBy: text('compacted_by'),
     createdAt: integer('created_at').notNull()
   },
   (t) => [
     index('messages_session_seq').on(t.sessionId, t.seq),
     index('messages_created').on(t.createdAt)
   ]
+);
+
+/**
+ * One compaction: the messages from `fromSeq` to `toSeq` (kept, marked compacted_by this id)
+ * folded into `summary` (which includes the previous summary), by a model or extractively.
+ */
+export const sessionSummaries = sqliteTable(
+  'session_summaries',
+  {
+    id: text('id').primaryKey(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => chatSessions.id, { onDelete: 'cascade' }),
+    fromSeq: integer('from_seq').notNull(),
+    toSeq: integer('to_seq').notNull(),
+    messageCount: integer('message_count').notNull(),
+    summary: text('summary').notNull(),
+    method: text('method', { enum: ['model', 'extractive'] }).notNull(),
+    model: text('model'),
+    trigger: text('trigger', { enum: ['manual', 'auto'] }).notNull(),
+    createdAt: integer('created_at').notNull()
+  },
+  (t) => [index('session_summaries_session').on(t.sessionId, t.toSeq)]
 );
 
 export const TURN_STATES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
@@ -81,6 +106,8 @@ export const turns = sqliteTable(
     userId: text('user_id'),
     context: text('context', { mode: 'json' }).$type<Record<string, unknown>>(),
     delivery: text('delivery').notNull().default('none'),
+    /** What caused the turn, for usage: `apikey:<name>`, `token:<name>`, `user:<email>` … */
+    credential: text('credential'),
     // Rows from before the column existed are treated as outside input: the safe side.
     trust: text('trust', { enum: INPUT_TRUST }).notNull().default('external'),
     messageId: text('message_id'),

@@ -7,3 +7,4 @@ export * from './engines';
 export * from './providers';
 export * from './webhooks';
 export * from './buildfiles';
+export * from './outbound';

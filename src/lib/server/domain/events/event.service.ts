@@ -102,6 +102,11 @@ export class EventService {
     return record;
   }
 
+  /** At start: events a crash left `processing` follow their turn (EventRepository). */
+  recover(): { done: number; requeued: number } {
+    return this.events.recoverProcessing(Date.now());
+  }
+
   get(eventId: string): EventRecord {
     const row = this.events.byId(eventId);
     if (!row) throw notFound('Event');
@@ -197,7 +202,8 @@ export class EventService {
             source: 'heartbeat',
             // System events are queued by webhooks: what they say is content, not a command.
             trust: 'external',
-            delivery: 'none'
+            delivery: 'none',
+            credential: 'heartbeat'
           });
         return rows;
       });

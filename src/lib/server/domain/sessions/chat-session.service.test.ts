@@ -18,21 +18,60 @@ async function runTurn(sessionKey: string, input: string) {
 }
 
 describe('ChatSessionService (real SQLite)', () => {
-  it('compacts all but the newest messages into a summary the next turn sees', async () => {
-    domain = testDomain();
+  it('compacts all but the newest messages into a summary the next turn sees, keeping them', async () => {
+    domain = testDomain({ sessions: { compaction: { budgetTokens: 0, keepMessages: 4 } } });
     let sessionId = '';
     for (let i = 0; i < 4; i++) {
       const t = await runTurn('long', `message ${i}`);
       sessionId = t.sessionId;
     }
     expect(domain.chatSessions.get(sessionId, 50).messages).toHaveLength(8);
-    const result = domain.chatSessions.compact(sessionId);
+    const result = await domain.chatSessions.compact(sessionId);
     expect(result.compactedMessages).toBe(4);
     expect(result.summary).toContain('user: message 0');
     const after = domain.chatSessions.get(sessionId, 50);
-    expect(after.messages).toHaveLength(4);
-    expect(after.session.summary).toBe(result.summary);
-    expect(domain.chatSessions.compact(sessionId).compactedMessages).toBe(0);
+    // Nothing is lost: the four older messages are marked, not deleted.
+    expect(after.messages).toHaveLength(8);
+    const marked = after.messages.filter((m) => m.compactedBy !== null);
+    expect(marked.map((m) => m.content.split('\n')[0])).toContain('message 0');
+    expect(marked).toHaveLength(4);
+    expect(after.summaries).toEqual([
+      expect.objectContaining({
+        summaryId: marked[0]!.compactedBy,
+        messageCount: 4,
+        method: 'extractive',
+        trigger: 'manual'
+      })
+    ]);
+    expect(after.session).toMatchObject({ summary: result.summary, compactedMessages: 4 });
+    expect((await domain.chatSessions.compact(sessionId)).compactedMessages).toBe(0);
+
+    // The next turn reads the summary and the messages after it, not the compacted ones.
+    const seen: string[][] = [];
+    const provider = domain.agents.provider(domain.agents.require('main'));
+    const run = provider.run.bind(provider);
+    provider.run = (request) => {
+      seen.push(request.history.map((m) => m.content));
+      return run(request);
+    };
+    await runTurn('long', 'message 4');
+    expect(seen[0]![0]).toBe(`Summary of earlier messages: ${result.summary}`);
+    expect(seen[0]!.slice(1).some((c) => c === 'message 0')).toBe(false);
+    expect(seen[0]!.slice(1)).toHaveLength(4);
+  });
+
+  it('compacts on its own once a session reaches its token budget', async () => {
+    domain = testDomain({ sessions: { compaction: { budgetTokens: 60, keepMessages: 2 } } });
+    let sessionId = '';
+    for (let i = 0; i < 3; i++) {
+      const t = await runTurn('budget', `${'word '.repeat(20)}${i}`);
+      sessionId = t.sessionId;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    const { session, messages } = domain.chatSessions.get(sessionId, 50);
+    expect(session.compactedMessages).toBeGreaterThan(0);
+    expect(messages.filter((m) => m.compactedBy === null).length).toBeLessThanOrEqual(4);
+    expect(messages).toHaveLength(6);
   });
 
   it('pages messages with before, lists and deletes sessions', async () => {
@@ -66,7 +105,8 @@ describe('ChatSessionService (real SQLite)', () => {
     const listed = domain.chatSessions.list({}, 10).sessions;
     expect(listed.find((s) => s.key === 'counted')?.messageCount).toBe(6);
     expect(listed.find((s) => s.key === 'other')?.messageCount).toBe(2);
-    domain.chatSessions.compact(sessionId);
-    expect(domain.chatSessions.get(sessionId, 10).session.messageCount).toBe(4);
+    await domain.chatSessions.compact(sessionId);
+    // Compacted messages are kept: the count is unchanged.
+    expect(domain.chatSessions.get(sessionId, 10).session.messageCount).toBe(6);
   });
 });

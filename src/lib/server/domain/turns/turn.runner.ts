@@ -4,6 +4,7 @@ import { storageFault } from '../../db/storage-fault';
 import type { AgentService } from '../agents/agent.service';
 import type { DomainBus } from '../bus';
 import type { ProviderChunk, ProviderRequest } from '../providers/provider';
+import type { OutboundService } from '../outbound/outbound.service';
 import type { SkillService } from '../skills/skill.service';
 import { whenStored } from '../storage-retry';
 import { toRecord } from './turn.record';
@@ -38,7 +39,8 @@ export class TurnRunner {
     private readonly sessions: SessionRepository,
     private readonly agents: AgentService,
     private readonly skills: SkillService,
-    private readonly bus: DomainBus
+    private readonly bus: DomainBus,
+    private readonly outbound: Pick<OutboundService, 'queue' | 'kick'>
   ) {}
 
   async run(row: TurnRow, signal: AbortSignal): Promise<RunOutcome> {
@@ -114,9 +116,27 @@ export class TurnRunner {
       }
       const error = err instanceof Error ? err.message : String(err);
       const failed = await stored(() =>
-        this.turns.finish(row.id, { state: 'failed', error, finishedAt: Date.now() })
+        this.turns.atomically(() => {
+          const finishedAt = Date.now();
+          const done = this.turns.finish(row.id, { state: 'failed', error, finishedAt });
+          if (done && row.delivery === 'announce')
+            this.outbound.queue({
+              turnId: row.id,
+              agentName: row.agentName,
+              sessionId: row.sessionId,
+              state: 'failed',
+              result: null,
+              error,
+              usage: { prompt: 0, completion: 0 },
+              finishedAt
+            });
+          return done;
+        })
       );
-      if (failed) this.bus.emit('turn.changed', toRecord(failed));
+      if (failed) {
+        if (row.delivery === 'announce') this.outbound.kick();
+        this.bus.emit('turn.changed', toRecord(failed));
+      }
       return 'done';
     }
   }
@@ -188,6 +208,17 @@ export class TurnRunner {
       if (row.delivery === 'announce') {
         const announced = this.#announce(row, reply, now);
         if (announced) posted.push(announced);
+        // The outbound webhooks' messages join the same commit: never a turn without them.
+        this.outbound.queue({
+          turnId: row.id,
+          agentName: row.agentName,
+          sessionId: row.sessionId,
+          state: 'completed',
+          result: reply,
+          error: null,
+          usage,
+          finishedAt: now
+        });
       }
       const finished = this.turns.finish(row.id, {
         state: 'completed',
@@ -207,6 +238,7 @@ export class TurnRunner {
         role: message.role,
         content: message.content
       });
+    if (row.delivery === 'announce') this.outbound.kick();
     // Last, so whoever sees `completed` also sees the reply and its announcement.
     if (done) this.bus.emit('turn.changed', toRecord(done));
   }

@@ -25,6 +25,11 @@ export interface EnqueueTurn {
   userId?: string | null;
   context?: Record<string, unknown> | null;
   delivery?: 'announce' | 'none';
+  /**
+   * What caused the turn, for usage.stats: `apikey:<name>`, `token:<name>`, `console:<email>`,
+   * `webhook`, `webhook:<mapping>`, `heartbeat`, `anonymous`.
+   */
+  credential?: string | null;
   /** The turn's id when the caller needs it first (a heartbeat claims its events with it). */
   turnId?: string;
 }
@@ -123,6 +128,7 @@ export class TurnService {
         userId: input.userId ?? null,
         context: input.context ?? null,
         delivery: input.delivery ?? 'none',
+        credential: input.credential ?? null,
         trust: input.trust,
         queuedAt: now
       }

@@ -7,7 +7,8 @@ const empty = (): Totals => ({ messages: 0, turns: 0, tokens: { prompt: 0, compl
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**
- * usage.stats: messages, turns and tokens by agent and day from the stored records, plus the
+ * usage.stats: messages, turns and tokens by agent, day, credential and session from the
+ * stored records, plus the
  * request counters of the three interfaces (kept in memory, written every few seconds).
  */
 export class UsageService {
@@ -71,6 +72,21 @@ export class UsageService {
     }
     for (const row of this.repo.messagesByAgentDay(filter))
       for (const t of [total, ...at(row.agentName, row.day)]) t.messages += row.messages;
+    const totals = (r: {
+      turns: number;
+      prompt: number;
+      completion: number;
+      messages: number;
+    }) => ({
+      messages: r.messages,
+      turns: r.turns,
+      tokens: { prompt: r.prompt, completion: r.completion }
+    });
+    const byCredential: Record<string, Totals> = {};
+    for (const row of this.repo.byCredential(filter)) byCredential[row.credential] = totals(row);
+    const bySession = this.repo
+      .bySession(filter)
+      .map((row) => ({ sessionId: row.sessionId, agentName: row.agentName, ...totals(row) }));
     const requests = this.repo.requests({
       sinceDay: filter.since !== undefined ? day(filter.since) : undefined,
       untilDay: filter.until !== undefined ? day(filter.until + 86_400_000) : undefined
@@ -79,6 +95,8 @@ export class UsageService {
       ...total,
       byAgent,
       byDay: [...byDay.values()].sort((a, b) => a.day.localeCompare(b.day)),
+      byCredential,
+      bySession,
       requests: requests.map((r) => ({
         interface: r.iface,
         route: r.route,

@@ -185,6 +185,7 @@ export class WebhookMappingService {
       trust: 'external',
       model: mapping.model ?? null,
       context: { mapping: name },
+      credential: `webhook:${name}`,
       delivery: mapping.delivery
     });
     return { kind: 'queued', agentName, turnId, sessionId };

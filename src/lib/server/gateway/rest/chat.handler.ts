@@ -25,6 +25,7 @@ export async function chatSend(ctx: RestContext): Promise<void> {
     // Only operator and admin keys reach here (write access).
     trust: 'operator',
     userId: caller.name,
+    credential: `apikey:${caller.name}`,
     context: { skillIds, apiKey: caller.name }
   };
   if (body.stream) streamTurn(ctx, turn);

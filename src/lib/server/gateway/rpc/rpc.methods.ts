@@ -97,7 +97,9 @@ const HANDLERS: { [N in RpcMethodName]: Handler<N> } = {
       // A token or console user allowed this method; with auth.type none nobody signed in.
       trust: caller.kind === 'anonymous' ? 'external' : 'operator',
       channel,
-      userId
+      userId,
+      // Console callers are already named `console:<email>`.
+      credential: caller.kind === 'token' ? `token:${caller.name}` : caller.name
     });
     return { messageId, status: 'queued' as const, turnId, sessionId };
   },
@@ -137,7 +139,13 @@ const HANDLERS: { [N in RpcMethodName]: Handler<N> } = {
     return { reloaded: true as const, changes: result.changes };
   },
   'usage.stats': (p, { deps }) =>
-    deps.usage.stats({ since: toMs(p.since), until: toMs(p.until), agentName: p.agentName }),
+    deps.usage.stats({
+      since: toMs(p.since),
+      until: toMs(p.until),
+      agentName: p.agentName,
+      sessionId: p.sessionId,
+      credential: p.credential
+    }),
   'event.get': (p, { deps }) => deps.events.get(p.eventId),
   'event.list': (p, { deps }) =>
     deps.events.list(

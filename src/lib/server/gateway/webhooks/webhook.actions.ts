@@ -43,7 +43,9 @@ export const agentAction: WebhookAction = (deps, raw, _headers, key) => {
       trust: 'external',
       model: body.model ?? null,
       channel: body.channel ?? null,
-      context: body.context ?? null
+      context: body.context ?? null,
+      delivery: body.delivery ?? 'none',
+      credential: 'webhook'
     });
     return ok({ message: `Turn queued for agent ${agentName}`, sessionId, turnId });
   });

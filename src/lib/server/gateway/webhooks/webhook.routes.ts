@@ -3,6 +3,7 @@ import { sendJson, type FastRoute, type PrefixRoute, type RouteSet } from '../..
 import { setCredentialName } from '../../http/request-context';
 import type { DeliveryKind } from '$lib/contracts/webhooks';
 import type { GatewayDeps } from '../gateway.deps';
+import { isFinal } from '../../domain/turns/turn.service';
 import { GroupCommit } from './group-commit';
 import { idempotencyKey } from './idempotency';
 import { RateLimiter } from './rate-limiter';
@@ -31,6 +32,40 @@ function stateFor(deps: GatewayDeps): HookState {
     states.set(deps, state);
   }
   return state;
+}
+
+/** How long /agent's `wait: true` holds the answer unless `waitMs` says otherwise. */
+const DEFAULT_WAIT_MS = 30_000;
+
+/**
+ * /agent with `wait: true`: the answer waits for the turn to end, at most `waitMs` (default
+ * 30 s, capped by webhooks.maxWaitMs): 200 with the result when it ended, 202 otherwise.
+ */
+async function waitForTurn<A extends { status: number; body: Record<string, unknown> }>(
+  deps: GatewayDeps,
+  body: unknown,
+  answer: A
+): Promise<A> {
+  const asked = body as { wait?: unknown; waitMs?: unknown };
+  const turnId = answer.body.turnId;
+  if (asked.wait !== true || answer.status !== 200 || typeof turnId !== 'string') return answer;
+  const ms = Math.min(
+    typeof asked.waitMs === 'number' ? asked.waitMs : DEFAULT_WAIT_MS,
+    deps.config.current.webhooks.maxWaitMs
+  );
+  const turn = await deps.turns.waitFor(turnId, ms);
+  if (!isFinal(turn.state))
+    return { ...answer, status: 202, body: { ...answer.body, status: 202, state: turn.state } };
+  return {
+    ...answer,
+    body: {
+      ...answer.body,
+      state: turn.state,
+      result: turn.result,
+      error: turn.error,
+      usage: turn.usage
+    }
+  };
 }
 
 /** Where a request went: a built-in route or a mapping's name (found or not). */
@@ -148,7 +183,8 @@ async function handle(
     bodyRead = true;
     body = await readJsonBody(req, deps.bodyLimit);
     // Committed (with the others of this event-loop turn) before the answer goes out.
-    const result = await commits.run(() => action(deps, body, req.headers, key));
+    let result = await commits.run(() => action(deps, body, req.headers, key));
+    if (target.kind === 'agent') result = await waitForTurn(deps, body, result);
     status = result.status;
     answer = result.body;
     sendJson(

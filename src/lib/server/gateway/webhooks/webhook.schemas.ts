@@ -25,7 +25,17 @@ export const agentBody = z.object({
   channel: channelSchema.optional(),
   session: sessionKeySchema.optional(),
   context: freeForm.optional(),
-  agent: agentNameSchema.optional()
+  agent: agentNameSchema.optional(),
+  /** `announce`: the result also goes to the agent's main session and outbound webhooks. */
+  delivery: z.enum(['announce', 'none'], { error: 'must be "announce" or "none"' }).optional(),
+  /** Hold the answer until the turn ends (at most `waitMs`): 200 with its result, else 202. */
+  wait: z.boolean({ error: 'must be true or false' }).optional(),
+  waitMs: z
+    .number({ error: 'must be a number of milliseconds' })
+    .int('must be a whole number of milliseconds')
+    .min(0, 'must not be negative')
+    .max(120_000, 'must be at most 120000')
+    .optional()
 });
 export type AgentBody = z.infer<typeof agentBody>;
 

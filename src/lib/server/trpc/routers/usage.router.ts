@@ -9,7 +9,9 @@ export const usageRouter = router({
       ctx.app.gateway.usage.stats({
         since: input.since,
         until: input.until,
-        agentName: input.agent
+        agentName: input.agent,
+        sessionId: input.session,
+        credential: input.credential
       })
     )
 });
