@@ -96,6 +96,12 @@ test('the wizard listens on a capture endpoint, builds the mapping from the capt
   page
 }, testInfo) => {
   test.setTimeout(60_000);
+  // A phone: every step fits 390 px without the page scrolling sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const fits = async () =>
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390
+    );
   const wizard = await openWizard(page);
   await wizard.getByLabel('Preset').selectOption('custom');
   await wizard.getByRole('button', { name: 'Next', exact: true }).click();
@@ -103,7 +109,8 @@ test('the wizard listens on a capture endpoint, builds the mapping from the capt
   await expect(wizard.getByLabel('Time left')).toHaveText(/^1[45]:\d\d$/);
   const url = await block(wizard, 'Capture URL');
   const token = await block(wizard, 'Capture token');
-  await screenshots(page, testInfo, 'wizard-capture');
+  await fits();
+  await screenshots(page, testInfo, 'wizard-capture-390');
 
   const sent = await fetch(url, {
     method: 'POST',
@@ -138,12 +145,16 @@ test('the wizard listens on a capture endpoint, builds the mapping from the capt
   const preview = wizard.getByRole('status', { name: 'Wizard preview' });
   await expect(preview).toContainText('Matched: a turn would be queued with');
   await expect(preview).toContainText('Build 77 of acme/api');
+  await fits();
+  await screenshots(page, testInfo, 'wizard-conditions-390');
   await wizard.getByRole('button', { name: 'Next', exact: true }).click();
   await wizard.getByLabel('Name', { exact: true }).fill(`wiz-ci-${run}`);
   await wizard.getByRole('button', { name: 'Create mapping' }).click();
   await wizard.getByRole('button', { name: 'Send test delivery' }).click();
   const result = wizard.getByRole('status', { name: 'Test delivery result' });
   await expect(result).toContainText(': 200, matched');
+  await fits();
+  await screenshots(page, testInfo, 'wizard-finish-390');
   await result.getByRole('link', { name: 'Open its session' }).click();
   await expect(page.getByRole('list', { name: 'Messages' })).toContainText('Build 77 of acme/api');
 });
