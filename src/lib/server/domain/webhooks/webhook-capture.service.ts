@@ -68,8 +68,9 @@ export class WebhookCaptureService {
   }
 
   /**
-   * Takes the delivery when `token` is this capture's (with `check`, only tries the token): unknown, expired or already used →
-   * NOT_FOUND (the same answer, so an id cannot be probed); a wrong token → UNAUTHENTICATED.
+   * Takes the delivery when `token` is this capture's (with `check`, only tries the token).
+   * Unknown, expired or already used → NOT_FOUND whatever the token (ids are 80 random bits:
+   * telling a live one from a dead one gives nothing away); a wrong token → UNAUTHENTICATED.
    */
   receive(
     id: string,
