@@ -28,6 +28,8 @@ test('the wizard builds a GitHub push mapping from the preset sample; a real del
   await screenshots(page, testInfo, 'wizard-kind');
   await wizard.getByRole('button', { name: 'Next', exact: true }).click();
 
+  // Each step's heading takes the focus, where a keyboard or screen reader user goes on.
+  await expect(wizard.getByRole('heading', { name: 'A sample delivery' })).toBeFocused();
   await expect(wizard.getByLabel('Sample body (JSON)')).toHaveValue(/"full_name": "acme\/web"/);
   await wizard.getByRole('button', { name: 'Next', exact: true }).click();
 
@@ -63,6 +65,10 @@ test('the wizard builds a GitHub push mapping from the preset sample; a real del
   await expect(wizard.getByRole('status', { name: 'Test delivery result' })).toContainText(
     ': 200, matched'
   );
+  // The page's delivery log shows the test delivery at once.
+  await expect(
+    page.getByRole('table', { name: 'Deliveries' }).locator('tr[data-delivery]', { hasText: name })
+  ).toHaveCount(1);
   await screenshots(page, testInfo, 'wizard-finish');
 
   // A real delivery, from outside the browser, with the token just made.
