@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRESETS } from '$lib/webhooks/presets';
-import { AUTH, hook, openDb, TOKEN } from '../fixtures/webhooks';
+import { AUTH, hook, openDb, send, TOKEN } from '../fixtures/webhooks';
 import { trpc, type Berth } from './helpers/berth';
 import { signInAs, startWithAdmin } from './helpers/console';
 
@@ -112,6 +112,32 @@ describe('the webhook wizard: capture endpoint, test deliveries, GitLab tokens',
     // Closed by the wizard: the payload is gone.
     expect((await call(operator, 'webhooks.capture.close', { id })).status).toBe(200);
     expect((await call(operator, 'webhooks.capture.get', { id }, 'query')).status).toBe(404);
+  });
+
+  it('refuses a body over 256 KiB without using the capture up, and is 405 to other methods', async () => {
+    const { id, token } = (
+      await call<{ id: string; token: string }>(operator, 'webhooks.capture.open')
+    ).data;
+    const auth = { authorization: `Bearer ${token}` };
+    const big = await hook(berth.port, `/hooks/capture/${id}`, { blob: 'x'.repeat(300_000) }, auth);
+    expect(big.status).toBe(400);
+    expect(big.json.message).toMatch(/256 KiB/);
+    const get = await send(berth.port, {
+      method: 'GET',
+      path: `/hooks/capture/${id}`,
+      headers: auth
+    });
+    expect(get.status).toBe(405);
+    expect((await hook(berth.port, `/hooks/capture/${id}`, { small: true }, auth)).status).toBe(
+      200
+    );
+    const got = await call<{ delivery: { body: unknown } }>(
+      operator,
+      'webhooks.capture.get',
+      { id },
+      'query'
+    );
+    expect(got.data.delivery.body).toEqual({ small: true });
   });
 
   it('sends a test delivery through the mapping and reports the logged row with its session', async () => {
