@@ -1,6 +1,6 @@
 import { trpc } from '$lib/client/trpc';
 import type { CapturedDelivery, DeliveryDetail } from '$lib/contracts/webhooks';
-import { formatConditions, parseConditions } from '$lib/components/webhooks/conditions';
+import { formatConditions, parseConditions } from '$lib/webhooks/conditions';
 import { conditionLine, type PayloadNode } from '$lib/webhooks/payload-tree';
 import { presetById, type Sender } from '$lib/webhooks/presets';
 import { preview } from '$lib/webhooks/preview';
