@@ -118,6 +118,8 @@ export interface DeliverySummary {
   durationMs: number;
   /** The delivery this one re-ran, if it is a re-run. */
   rerunOf: number | null;
+  /** The session the caused turn runs in (for the log's link); null without a turn. */
+  sessionId: string | null;
 }
 
 export interface DeliveryDetail extends DeliverySummary {
@@ -128,3 +130,35 @@ export interface DeliveryDetail extends DeliverySummary {
   headers: Record<string, string>;
   error: string | null;
 }
+
+/** The wizard's capture endpoint: one real delivery, caught for the wizard only. */
+export const captureIdInput = z.object({ id: z.string().regex(/^[a-z0-9]{16,40}$/) });
+
+export interface CaptureOpened {
+  id: string;
+  /** The capture's own token: shown once, kept only as a hash. */
+  token: string;
+  expiresAt: number;
+}
+
+export interface CapturedDelivery {
+  receivedAt: number;
+  /** Headers without credentials or anything named like a secret. */
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export interface CaptureStatus {
+  id: string;
+  expiresAt: number;
+  /** Null until the delivery arrives. */
+  delivery: CapturedDelivery | null;
+}
+
+/** "Send test delivery": a sample run through a mapping as the route runs it. */
+export const testDeliveryInput = z.object({
+  name: mappingNameSchema,
+  headers: z.record(z.string().max(256), z.string().max(8_192)).default({}),
+  body: z.unknown()
+});
+export type TestDeliveryInput = z.input<typeof testDeliveryInput>;

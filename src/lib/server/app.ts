@@ -338,6 +338,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
       clearInterval(purgeIdempotency);
       usage.stop();
       webhooks.deliveries.stop();
+      webhooks.captures.stop();
       credentials.stop();
       databaseHealth.stop();
       database.close();

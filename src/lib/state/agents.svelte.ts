@@ -19,6 +19,14 @@ export class AgentsState {
   options = $state<AgentOptions>({ providers: ['builtin'], skills: [] });
   loaded = $state(false);
 
+  /** With the list the page's `load` sent, it shows at once (no loading state). */
+  constructor(initial?: { agents: AgentView[]; options: AgentOptions } | null) {
+    if (!initial) return;
+    this.agents = initial.agents;
+    this.options = initial.options;
+    this.loaded = true;
+  }
+
   async load(): Promise<void> {
     const [agents, options] = await Promise.all([
       trpc.agents.list.query(),

@@ -4,6 +4,7 @@ import type { TemplateSource } from './template';
 const HIDDEN_FROM_TEMPLATES = new Set([
   'authorization',
   'x-gateway-token',
+  'x-gitlab-token',
   'cookie',
   'proxy-authorization'
 ]);

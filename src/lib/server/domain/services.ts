@@ -62,6 +62,7 @@ import { LoginSessionService } from './users/login-session.service';
 import { ACCOUNT_THROTTLE, ADDRESS_THROTTLE, LoginThrottle } from './users/login-throttle';
 import { UserService } from './users/user.service';
 import { DeliveryLogService } from './webhooks/delivery-log.service';
+import { WebhookCaptureService } from './webhooks/webhook-capture.service';
 import { WebhookMappingService } from './webhooks/webhook-mapping.service';
 import { WebhookTokenService } from './webhooks/webhook-token.service';
 
@@ -171,7 +172,13 @@ export function createServices({
   const webhooks = {
     mappings,
     tokens: new WebhookTokenService(webhookRepo, config.current, audit),
-    deliveries: new DeliveryLogService(webhookRepo, mappings, audit)
+    deliveries: new DeliveryLogService(
+      webhookRepo,
+      mappings,
+      audit,
+      (turnId) => turnRepo.byId(turnId)?.sessionId ?? null
+    ),
+    captures: new WebhookCaptureService(audit)
   };
   const chat = {
     console: new ConsoleChatService(turns, chatSessions, chatSessionRepo, audit),

@@ -39,6 +39,7 @@ export function testDomain(
       services.turns.stop();
       services.usage.stop();
       services.webhooks.deliveries.stop();
+      services.webhooks.captures.stop();
       database.close();
       if (removeDir) rmSync(dir, { recursive: true, force: true });
     }

@@ -3,7 +3,9 @@ import {
   type DeliveryDetail,
   type DeliveryKind,
   type DeliverySummary,
-  type ListDeliveriesInput
+  type ListDeliveriesInput,
+  testDeliveryInput,
+  type TestDeliveryInput
 } from '$lib/contracts/webhooks';
 import { isSecretHeader } from '$lib/webhooks/headers';
 import type { DeliveryRow, WebhookRepository } from '../../db/repositories/webhook.repository';
@@ -12,7 +14,7 @@ import { parseInput } from '../agents/agent.definition';
 import type { AuditService } from '../audit/audit.service';
 import { unlessUnavailable } from '../storage-retry';
 import { requireRole, type WebhookActor } from './webhook-actor';
-import type { WebhookMappingService } from './webhook-mapping.service';
+import type { ActiveMapping, WebhookMappingService } from './webhook-mapping.service';
 
 /** How long a delivery (its payload with it) is kept, and how many at most. */
 export const DELIVERY_RETENTION_MS = 7 * 24 * 3600_000;
@@ -84,7 +86,10 @@ function secret(name: string): boolean {
   return verdict;
 }
 
-const summary = (row: DeliveryRow): DeliverySummary => ({
+/** The header a test delivery from the console is marked with in the log (never matched on). */
+export const TEST_DELIVERY_HEADER = 'x-berth-test-delivery';
+
+const summary = (row: DeliveryRow, sessionId: string | null): DeliverySummary => ({
   id: row.id,
   receivedAt: row.receivedAt,
   kind: row.kind,
@@ -94,7 +99,8 @@ const summary = (row: DeliveryRow): DeliverySummary => ({
   eventId: row.eventId,
   turnId: row.turnId,
   durationMs: row.durationMs,
-  rerunOf: row.rerunOf
+  rerunOf: row.rerunOf,
+  sessionId
 });
 
 /**
@@ -114,7 +120,9 @@ export class DeliveryLogService {
   constructor(
     private readonly repo: WebhookRepository,
     private readonly mappings: WebhookMappingService,
-    private readonly audit: AuditService
+    private readonly audit: AuditService,
+    /** The session a turn ran in, for the log's links; null once the turn is gone. */
+    private readonly sessionOf: (turnId: string) => string | null = () => null
   ) {
     this.#nextId = repo.lastDeliveryId() + 1;
   }
@@ -161,7 +169,7 @@ export class DeliveryLogService {
     requireRole(actor, 'viewer', 'read the webhook delivery log');
     const filter = parseInput(listDeliveriesInput, input);
     this.flush();
-    return this.repo.deliveries(filter).map(summary);
+    return this.repo.deliveries(filter).map((row) => summary(row, this.#session(row)));
   }
 
   get(actor: WebhookActor, id: number): DeliveryDetail {
@@ -175,7 +183,7 @@ export class DeliveryLogService {
     requireRole(actor, 'viewer', 'read the webhook delivery log');
     this.flush();
     const row = this.repo.causing(cause);
-    return row ? summary(row) : null;
+    return row ? summary(row, this.#session(row)) : null;
   }
 
   /**
@@ -193,28 +201,59 @@ export class DeliveryLogService {
       throw invalid('This delivery was stored truncated (over 64 KiB); it cannot be re-run');
     const active = this.mappings.find(row.mapping);
     if (!active) throw notFound(`Webhook mapping ${row.mapping}`);
+    const newId = this.#run(active, JSON.parse(row.payload), row.headers, { rerunOf: row.id });
+    this.audit.record(actor, 'webhook.delivery.rerun', row.mapping, { delivery: id, rerun: newId });
+    return this.#detail(this.#require(newId));
+  }
+
+  /**
+   * "Send test delivery": a sample runs through the mapping exactly as the route runs a real
+   * one once it is authenticated (conditions, template, the turn), and is logged like one,
+   * marked with the `x-berth-test-delivery` header naming who sent it.
+   */
+  test(actor: WebhookActor, input: TestDeliveryInput): DeliveryDetail {
+    requireRole(actor, 'operator', 'send test deliveries');
+    const { name, headers, body } = parseInput(testDeliveryInput, input);
+    const active = this.mappings.find(name);
+    if (!active) throw notFound(`Webhook mapping ${name}`);
+    const newId = this.#run(active, body, headers, {
+      mark: { [TEST_DELIVERY_HEADER]: actor.email ?? 'console' }
+    });
+    this.audit.record(actor, 'webhook.delivery.test', name, { delivery: newId });
+    return this.#detail(this.#require(newId));
+  }
+
+  /** Runs a payload through a mapping and writes the delivery at once; its id. */
+  #run(
+    active: ActiveMapping,
+    body: unknown,
+    headers: Headers,
+    extra: { rerunOf?: number; mark?: Headers }
+  ): number {
     const started = performance.now();
-    const body: unknown = JSON.parse(row.payload);
-    const outcome = this.mappings.deliver(active, body, row.headers);
+    const outcome = this.mappings.deliver(active, body, headers);
     const newId = this.record({
       receivedAt: Date.now(),
       kind: 'mapping',
-      mapping: row.mapping,
+      mapping: active.name,
       status: outcome.kind === 'agent-missing' ? 500 : 200,
       matched: outcome.kind !== 'ignored',
       turnId: outcome.kind === 'queued' ? outcome.turnId : null,
       durationMs: Math.round(performance.now() - started),
       body,
-      headers: row.headers,
+      headers: { ...headers, ...extra.mark },
       error:
         outcome.kind === 'agent-missing'
-          ? `Mapping ${row.mapping} names agent ${outcome.agentName}, which does not exist`
+          ? `Mapping ${active.name} names agent ${outcome.agentName}, which does not exist`
           : null,
-      rerunOf: row.id
+      rerunOf: extra.rerunOf ?? null
     });
     this.flush();
-    this.audit.record(actor, 'webhook.delivery.rerun', row.mapping, { delivery: id, rerun: newId });
-    return this.#detail(this.#require(newId));
+    return newId;
+  }
+
+  #session(row: DeliveryRow): string | null {
+    return row.turnId === null ? null : this.sessionOf(row.turnId);
   }
 
   #require(id: number): DeliveryRow {
@@ -245,7 +284,7 @@ export class DeliveryLogService {
 
   #detail(row: DeliveryRow): DeliveryDetail {
     return {
-      ...summary(row),
+      ...summary(row, this.#session(row)),
       payload: row.payload,
       payloadTruncated: row.payloadTruncated,
       headers: row.headers,

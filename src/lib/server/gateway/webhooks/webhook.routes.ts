@@ -7,6 +7,7 @@ import { isFinal } from '../../domain/turns/turn.service';
 import { GroupCommit } from './group-commit';
 import { idempotencyKey } from './idempotency';
 import { RateLimiter } from './rate-limiter';
+import { CAPTURE_SEGMENT, handleCapture } from './capture.route';
 import { agentAction, mappingAction, wakeAction, type WebhookAction } from './webhook.actions';
 import { presentedToken } from './webhook.auth';
 import { retryAfterSeconds } from '../auth/auth-throttle';
@@ -100,9 +101,11 @@ export function webhookRoutes(deps: GatewayDeps): RouteSet {
     path,
     interface: 'webhook',
     handle: (req, res, pathname) => {
+      const name = pathname.slice(below);
+      if (name.startsWith(CAPTURE_SEGMENT))
+        return handleCapture(deps, state.limiter, name.slice(CAPTURE_SEGMENT.length), req, res);
       if (!deps.config.current.webhooks.enabled || req.method === 'POST')
         return handle(deps, state, req, res, () => {
-          const name = pathname.slice(below);
           const active = name.includes('/') ? undefined : deps.webhooks.mappings.find(name);
           return {
             kind: 'mapping',

@@ -1,5 +1,7 @@
 import {
+  captureIdInput,
   createWebhookTokenInput,
+  testDeliveryInput,
   deliveryIdInput,
   listDeliveriesInput,
   mappingNameInput,
@@ -15,7 +17,8 @@ import { roleProcedure, router } from '../init';
 
 /**
  * Webhook mappings (viewers read, operators change), webhook tokens (admins; the secret shown
- * once) and the delivery log (viewers read, operators re-run). Roles are checked here and
+ * once), the delivery log (viewers read, operators re-run and send test deliveries) and the
+ * wizard's capture endpoint (operators). Roles are checked here and
  * again in the domain.
  */
 const viewer = roleProcedure('viewer');
@@ -74,7 +77,22 @@ const deliveries = router({
     ),
   rerun: operator
     .input(deliveryIdInput)
-    .mutation(({ ctx, input }) => ctx.app.gateway.webhooks.deliveries.rerun(actor(ctx), input.id))
+    .mutation(({ ctx, input }) => ctx.app.gateway.webhooks.deliveries.rerun(actor(ctx), input.id)),
+  test: operator
+    .input(testDeliveryInput)
+    .mutation(({ ctx, input }) => ctx.app.gateway.webhooks.deliveries.test(actor(ctx), input))
+});
+
+/** The wizard's one-shot capture endpoint: its opener polls for the delivery. */
+const capture = router({
+  open: operator.mutation(({ ctx }) => ctx.app.gateway.webhooks.captures.open(actor(ctx))),
+  get: operator
+    .input(captureIdInput)
+    .query(({ ctx, input }) => ctx.app.gateway.webhooks.captures.status(actor(ctx), input.id)),
+  close: operator.input(captureIdInput).mutation(({ ctx, input }) => {
+    ctx.app.gateway.webhooks.captures.close(actor(ctx), input.id);
+    return { ok: true as const };
+  })
 });
 
 /** Whether the routes answer at all, and where: the page says so when they are off. */
@@ -83,4 +101,4 @@ const status = viewer.query(({ ctx }) => ({
   path: ctx.app.config.current.webhooks.path
 }));
 
-export const webhooksRouter = router({ status, mappings, tokens, deliveries });
+export const webhooksRouter = router({ status, mappings, tokens, deliveries, capture });

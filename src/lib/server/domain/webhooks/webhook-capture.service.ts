@@ -1,0 +1,130 @@
+import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
+import { timingSafeEqual } from 'node:crypto';
+import type { CaptureOpened, CaptureStatus, CapturedDelivery } from '$lib/contracts/webhooks';
+import { DomainError, notFound } from '../../errors';
+import { hashSecret } from '../access/credential.service';
+import type { AuditService } from '../audit/audit.service';
+import { keptHeaders } from './delivery-log.service';
+import { requireRole, type WebhookActor } from './webhook-actor';
+
+/** A capture answers once, within this time; its payload is dropped when it ends. */
+export const CAPTURE_TTL_MS = 15 * 60_000;
+/** Open captures at once (all users): each holds at most one payload in memory. */
+export const CAPTURE_MAX_OPEN = 50;
+/** A captured body past this many characters of JSON is refused (the capture stays open). */
+export const CAPTURE_BODY_MAX = 256 * 1024;
+
+interface Capture {
+  id: string;
+  owner: string | null;
+  digest: Buffer;
+  expiresAt: number;
+  delivery: CapturedDelivery | null;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+type Headers = Readonly<Record<string, string | string[] | undefined>>;
+
+const random = (bytes: number) => {
+  const buf = new Uint8Array(bytes);
+  crypto.getRandomValues(buf);
+  return encodeBase32LowerCaseNoPadding(buf);
+};
+
+/**
+ * The wizard's "listen for the next real delivery": a temporary endpoint with its own token
+ * (only its SHA-256 kept) that takes one delivery within 15 minutes, keeps it in memory for
+ * the user who opened it (headers without secrets) and forgets it at expiry. Nothing is
+ * written to the database and nothing reaches an agent.
+ */
+export class WebhookCaptureService {
+  readonly #open = new Map<string, Capture>();
+
+  constructor(
+    private readonly audit: AuditService,
+    private readonly now: () => number = Date.now
+  ) {}
+
+  open(actor: WebhookActor): CaptureOpened {
+    requireRole(actor, 'operator', 'capture webhook deliveries');
+    if (this.#open.size >= CAPTURE_MAX_OPEN)
+      throw new DomainError('RATE_LIMITED', 'Too many captures are open; try again later', {
+        retryAfterSeconds: 60
+      });
+    const id = random(10);
+    const token = `bwc_${random(20)}`;
+    const expiresAt = this.now() + CAPTURE_TTL_MS;
+    const timer = setTimeout(() => this.#open.delete(id), CAPTURE_TTL_MS).unref();
+    this.#open.set(id, {
+      id,
+      owner: actor.id,
+      digest: Buffer.from(hashSecret(token), 'hex'),
+      expiresAt,
+      delivery: null,
+      timer
+    });
+    this.audit.record(actor, 'webhook.capture.open', id);
+    return { id, token, expiresAt };
+  }
+
+  /**
+   * Takes the delivery when `token` is this capture's (with `check`, only tries the token).
+   * Unknown, expired or already used → NOT_FOUND whatever the token (ids are 80 random bits:
+   * telling a live one from a dead one gives nothing away); a wrong token → UNAUTHENTICATED.
+   */
+  receive(
+    id: string,
+    token: string | null,
+    headers: Headers,
+    body: unknown,
+    { check = false }: { check?: boolean } = {}
+  ): void {
+    const capture = this.#live(id);
+    if (!capture || capture.delivery) throw notFound('Capture');
+    const presented = Buffer.from(hashSecret(token ?? ''), 'hex');
+    if (!token || !timingSafeEqual(presented, capture.digest))
+      throw new DomainError('UNAUTHENTICATED', token ? 'Invalid token' : 'Missing token');
+    // `check`: the token is tried before the body is read.
+    if (check) return;
+    if ((JSON.stringify(body) ?? '').length > CAPTURE_BODY_MAX)
+      throw new DomainError('INVALID', 'The body is over 256 KiB of JSON: too large to capture');
+    capture.delivery = { receivedAt: this.now(), headers: keptHeaders(headers), body };
+  }
+
+  /** The capture as its opener sees it; anyone else (or after expiry) → NOT_FOUND. */
+  status(actor: WebhookActor, id: string): CaptureStatus {
+    requireRole(actor, 'operator', 'capture webhook deliveries');
+    const capture = this.#mine(actor, id);
+    return { id, expiresAt: capture.expiresAt, delivery: capture.delivery };
+  }
+
+  /** Ends a capture now (the wizard closed): its payload goes with it. */
+  close(actor: WebhookActor, id: string): void {
+    requireRole(actor, 'operator', 'capture webhook deliveries');
+    const capture = this.#mine(actor, id);
+    clearTimeout(capture.timer);
+    this.#open.delete(id);
+  }
+
+  /** At shutdown. */
+  stop(): void {
+    for (const capture of this.#open.values()) clearTimeout(capture.timer);
+    this.#open.clear();
+  }
+
+  #mine(actor: WebhookActor, id: string): Capture {
+    const capture = this.#live(id);
+    if (!capture || capture.owner !== actor.id) throw notFound('Capture');
+    return capture;
+  }
+
+  #live(id: string): Capture | undefined {
+    const capture = this.#open.get(id);
+    if (capture && capture.expiresAt <= this.now()) {
+      clearTimeout(capture.timer);
+      this.#open.delete(id);
+      return undefined;
+    }
+    return capture;
+  }
+}

@@ -1,0 +1,172 @@
+import { expect, test, type Page } from '@playwright/test';
+import { presetById } from '../../src/lib/webhooks/presets';
+import { ADMIN, hydrated, signIn } from './helpers';
+import { screenshots } from './screenshots';
+
+const run = Date.now().toString(36);
+const push = presetById('github-push')!;
+
+async function openWizard(page: Page) {
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto('/webhooks');
+  await hydrated(page);
+  await page.getByRole('button', { name: 'Set up a webhook' }).click();
+  return page.getByRole('region', { name: 'Set up a webhook' });
+}
+
+/** The text of a labelled copy block (curl command, URL, token). */
+const block = (wizard: ReturnType<Page['getByRole']>, label: string) =>
+  wizard.getByLabel(label, { exact: true }).innerText();
+
+test('the wizard builds a GitHub push mapping from the preset sample; a real delivery reaches the log, the turn and its session', async ({
+  page
+}, testInfo) => {
+  test.setTimeout(60_000);
+  const wizard = await openWizard(page);
+  await expect(wizard.getByLabel('Preset')).toHaveValue('github-push');
+  await screenshots(page, testInfo, 'wizard-kind');
+  await wizard.getByRole('button', { name: 'Next', exact: true }).click();
+
+  // Each step's heading takes the focus, where a keyboard or screen reader user goes on.
+  await expect(wizard.getByRole('heading', { name: 'A sample delivery' })).toBeFocused();
+  await expect(wizard.getByLabel('Sample body (JSON)')).toHaveValue(/"full_name": "acme\/web"/);
+  await wizard.getByRole('button', { name: 'Next', exact: true }).click();
+
+  // Fields of the sample become a condition and a placeholder.
+  await wizard.getByRole('button', { name: 'Match on body.ref', exact: true }).click();
+  await wizard.getByRole('button', { name: 'Insert body.sender.login', exact: true }).click();
+  const preview = wizard.getByRole('status', { name: 'Wizard preview' });
+  await expect(preview).toContainText('✓ headers.x-github-event is "push"');
+  await expect(preview).toContainText('✓ body.ref is "refs/heads/main"');
+  await expect(preview).toContainText('Matched: a turn would be queued with');
+  await expect(preview).toContainText('Push to acme/web (refs/heads/main) by ada: Fix the login');
+  await screenshots(page, testInfo, 'wizard-conditions');
+  await wizard.getByRole('button', { name: 'Next', exact: true }).click();
+
+  const name = `wiz-push-${run}`;
+  await wizard.getByLabel('Name', { exact: true }).fill(name);
+  await wizard.getByRole('button', { name: 'Create mapping' }).click();
+  await expect(wizard.getByRole('heading', { name: `Mapping ${name} answers now` })).toBeVisible();
+  await expect(page.locator(`tr[data-mapping="${name}"]`)).toBeVisible();
+
+  await wizard.getByRole('button', { name: 'Create a token for this sender' }).click();
+  await expect(
+    wizard.getByRole('status').filter({ hasText: 'A token for this sender' })
+  ).toBeVisible();
+  const curl = await block(wizard, 'Send the sample with curl');
+  const token = /Bearer (bwh_[a-z0-9]+)/.exec(curl)?.[1];
+  expect(token, curl).toBeTruthy();
+  expect(curl).toContain(`/hooks/${name}`);
+  expect(curl).toContain("-H 'x-github-event: push'");
+  await expect(wizard).toContainText('Which events: Just the push event');
+
+  await wizard.getByRole('button', { name: 'Send test delivery' }).click();
+  await expect(wizard.getByRole('status', { name: 'Test delivery result' })).toContainText(
+    ': 200, matched'
+  );
+  // The page's delivery log shows the test delivery at once.
+  await expect(
+    page.getByRole('table', { name: 'Deliveries' }).locator('tr[data-delivery]', { hasText: name })
+  ).toHaveCount(1);
+  await screenshots(page, testInfo, 'wizard-finish');
+
+  // A real delivery, from outside the browser, with the token just made.
+  const delivery = await fetch(new URL(`/hooks/${name}`, page.url()), {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'x-github-event': 'push'
+    },
+    body: JSON.stringify({ ...push.sample.body, after: `real-${run}` })
+  });
+  expect(delivery.status).toBe(200);
+  const { turnId } = (await delivery.json()) as { turnId: string };
+
+  await wizard.getByRole('button', { name: 'Done' }).click();
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  const log = page.getByRole('table', { name: 'Deliveries' });
+  const turn = log.getByRole('link', { name: `turn ${turnId.slice(0, 8)}` });
+  await expect(turn).toBeVisible();
+  await screenshots(page, testInfo, 'webhooks-page');
+  // The delivery log leads to the turn in Activity, and the turn to its session.
+  await turn.click();
+  await expect(page).toHaveURL(new RegExp(`/activity/turn/${turnId}$`));
+  await expect(page.getByRole('heading', { name: `Turn ${turnId.slice(0, 8)}` })).toBeVisible();
+  await expect(page.getByText('completed', { exact: true })).toBeVisible({ timeout: 15_000 });
+  await screenshots(page, testInfo, 'webhook-activity-turn');
+  await page.getByRole('link', { name: 'transcript' }).click();
+  await expect(page).toHaveURL(/\/sessions\/[^/]+$/);
+  const messages = page.getByRole('list', { name: 'Messages' });
+  await expect(messages).toContainText('Push to acme/web (refs/heads/main) by ada');
+  await expect(messages).toContainText('Received external content', { timeout: 15_000 });
+  await screenshots(page, testInfo, 'webhook-session');
+});
+
+test('the wizard listens on a capture endpoint, builds the mapping from the captured delivery, and the capture closes', async ({
+  page
+}, testInfo) => {
+  test.setTimeout(60_000);
+  // A phone: every step fits 390 px without the page scrolling sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const fits = async () =>
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390
+    );
+  const wizard = await openWizard(page);
+  await wizard.getByLabel('Preset').selectOption('custom');
+  await wizard.getByRole('button', { name: 'Next', exact: true }).click();
+  await wizard.getByRole('button', { name: 'Listen for the next real delivery' }).click();
+  await expect(wizard.getByLabel('Time left')).toHaveText(/^1[45]:\d\d$/);
+  const url = await block(wizard, 'Capture URL');
+  const token = await block(wizard, 'Capture token');
+  await fits();
+  await screenshots(page, testInfo, 'wizard-capture-390');
+
+  const sent = await fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'x-ci-event': 'build'
+    },
+    body: JSON.stringify({ project: 'acme/api', status: 'failed', build: { number: 77 } })
+  });
+  expect(sent.status).toBe(200);
+  await expect(wizard.getByRole('status').filter({ hasText: 'Captured' })).toBeVisible({
+    timeout: 10_000
+  });
+  await expect(wizard.getByLabel('Sample body (JSON)')).toHaveValue(/"project": "acme\/api"/);
+  const headers = await wizard.getByLabel('Sample headers (JSON)').inputValue();
+  expect(headers).toContain('"x-ci-event": "build"');
+  expect(headers).not.toContain(token);
+  // One delivery only: the capture is closed.
+  const again = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: '{}'
+  });
+  expect(again.status).toBe(404);
+
+  await wizard.getByRole('button', { name: 'Next', exact: true }).click();
+  await wizard.getByRole('button', { name: 'Match on headers.x-ci-event', exact: true }).click();
+  await wizard.getByRole('button', { name: 'Match on body.status', exact: true }).click();
+  await wizard.getByLabel('Message', { exact: true }).fill('Build {body.build.number} of');
+  await wizard.getByRole('button', { name: 'Insert body.project', exact: true }).click();
+  const preview = wizard.getByRole('status', { name: 'Wizard preview' });
+  await expect(preview).toContainText('Matched: a turn would be queued with');
+  await expect(preview).toContainText('Build 77 of acme/api');
+  await fits();
+  await screenshots(page, testInfo, 'wizard-conditions-390');
+  await wizard.getByRole('button', { name: 'Next', exact: true }).click();
+  await wizard.getByLabel('Name', { exact: true }).fill(`wiz-ci-${run}`);
+  await wizard.getByRole('button', { name: 'Create mapping' }).click();
+  await wizard.getByRole('button', { name: 'Send test delivery' }).click();
+  const result = wizard.getByRole('status', { name: 'Test delivery result' });
+  await expect(result).toContainText(': 200, matched');
+  await fits();
+  await screenshots(page, testInfo, 'wizard-finish-390');
+  await result.getByRole('link', { name: 'Open its session' }).click();
+  await expect(page.getByRole('list', { name: 'Messages' })).toContainText('Build 77 of acme/api');
+});
