@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { ADMIN, adminAddsAndSignsIn, hydrated, signIn } from './helpers';
+import { screenshots } from './screenshots';
 
-test('an admin creates, edits, disables and deletes an agent', async ({ page }) => {
+test('an admin creates, edits, disables and deletes an agent', async ({ page }, testInfo) => {
   await signIn(page, ADMIN.email, ADMIN.password);
   await expect(page).toHaveURL(/\/$/);
   await page.goto('/agents');
@@ -72,6 +73,7 @@ test('an admin creates, edits, disables and deletes an agent', async ({ page }) 
   await hydrated(page);
   await expect(main).toBeVisible();
   await expect(table.locator('tr[data-name="e2e-agent"]')).toHaveCount(0);
+  await screenshots(page, testInfo, 'agents');
 });
 
 test('a viewer sees the agents without the controls that change them', async ({

@@ -1,7 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { ADMIN, hydrated, signIn } from './helpers';
+import { screenshots } from './screenshots';
 
-test('the audit log filters by kind and text, and shows details in words', async ({ page }) => {
+test('the audit log filters by kind and text, and shows details in words', async ({
+  page
+}, testInfo) => {
   await signIn(page, ADMIN.email, ADMIN.password);
   await expect(page).toHaveURL(/\/$/);
   // The header's identity leads to the account page.
@@ -32,11 +35,12 @@ test('the audit log filters by kind and text, and shows details in words', async
   await page.getByLabel('Search').fill('');
   await expect(actions.first()).toBeVisible();
   await expect(table).not.toContainText('=null');
+  await screenshots(page, testInfo, 'audit');
 });
 
 test('Settings shows the configuration in force with its sources, and a reload says what it did', async ({
   page
-}) => {
+}, testInfo) => {
   await signIn(page, ADMIN.email, ADMIN.password);
   await expect(page).toHaveURL(/\/$/);
   await page.goto('/settings');
@@ -51,4 +55,5 @@ test('Settings shows the configuration in force with its sources, and a reload s
   await expect(table.locator('tbody tr')).toHaveCount(1);
   await page.getByRole('button', { name: 'Reload the file' }).click();
   await expect(page.getByText('Reloaded: nothing changed.')).toBeVisible();
+  await screenshots(page, testInfo, 'settings-configuration');
 });

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { startFakeOpenAi, type FakeOpenAi } from '../integration/helpers/fake-openai';
 import { ADMIN, hydrated, signIn } from './helpers';
+import { screenshots } from './screenshots';
 
 /** Settings → Providers: an admin adds an endpoint with a key, tests it, and removes it. */
 let fake: FakeOpenAi;
@@ -13,7 +14,7 @@ test.afterAll(async () => {
 
 test('an admin adds a provider, tests it, edits its model keeping the key, and removes it', async ({
   page
-}) => {
+}, testInfo) => {
   const key = 'sk-e2e-never-shown-7d1';
   await signIn(page, ADMIN.email, ADMIN.password);
   await expect(page).toHaveURL(/\/$/);
@@ -58,4 +59,5 @@ test('an admin adds a provider, tests it, edits its model keeping the key, and r
   await row.getByRole('button', { name: 'Remove' }).click();
   await expect(row).toHaveCount(0);
   await expect(page.getByText('Removed provider e2e-llm.')).toBeVisible();
+  await screenshots(page, testInfo, 'settings-providers');
 });

@@ -1,9 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { ADMIN, apiKey, hydrated, signIn } from './helpers';
+import { screenshots } from './screenshots';
 
 test('sessions made over REST are listed, filtered, read, compacted and deleted after a confirmation', async ({
   page
-}) => {
+}, testInfo) => {
   await signIn(page, ADMIN.email, ADMIN.password);
   await expect(page).toHaveURL(/\/$/);
   const key = await apiKey(page, 'e2e-sessions');
@@ -60,4 +61,5 @@ test('sessions made over REST are listed, filtered, read, compacted and deleted 
   await expect(page).toHaveURL(/\/sessions$/);
   await expect(table.locator('tr[data-key="e2e-beta"]')).toBeVisible();
   await expect(table.locator('tr[data-key="e2e-alpha"]')).toHaveCount(0);
+  await screenshots(page, testInfo, 'sessions');
 });

@@ -1,9 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { ADMIN, apiKey, hydrated, signIn } from './helpers';
+import { screenshots } from './screenshots';
 
 test('usage shows the messages and turns of work done over REST, by day and by agent', async ({
   page
-}) => {
+}, testInfo) => {
   await signIn(page, ADMIN.email, ADMIN.password);
   await expect(page).toHaveURL(/\/$/);
   await page.goto('/usage');
@@ -53,4 +54,5 @@ test('usage shows the messages and turns of work done over REST, by day and by a
   // Both the by-agent and the by-credential cards.
   await expect(page.getByText('Nothing in this range.')).toHaveCount(2);
   await expect(page.getByText('Nothing in this range.').first()).toBeVisible();
+  await screenshots(page, testInfo, 'usage');
 });

@@ -1,10 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN, addUser, hydrated, signIn, signedInPage } from './helpers';
+import { screenshots } from './screenshots';
 
 const userRow = (page: Page, email: string) =>
   page.getByRole('table', { name: 'Users' }).locator(`tr[data-email="${email}"]`);
 
-test('a role changes only once confirmed; cancelling puts the dropdown back', async ({ page }) => {
+test('a role changes only once confirmed; cancelling puts the dropdown back', async ({
+  page
+}, testInfo) => {
   await signIn(page, ADMIN.email, ADMIN.password);
   await expect(page).toHaveURL(/\/$/);
   const ole = { email: 'ole@example.com', name: 'Ole Operator', role: 'operator' };
@@ -32,6 +35,7 @@ test('a role changes only once confirmed; cancelling puts the dropdown back', as
   // One's own row offers no Disable: it would only be refused.
   await expect(userRow(page, ADMIN.email).getByRole('button', { name: 'Disable' })).toHaveCount(0);
   await expect(row.getByRole('button', { name: 'Disable' })).toBeVisible();
+  await screenshots(page, testInfo, 'users');
 });
 
 test('an admin who demotes themself is warned, and the header and pages follow at once', async ({

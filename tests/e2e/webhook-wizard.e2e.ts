@@ -87,7 +87,7 @@ test('the wizard builds a GitHub push mapping from the preset sample; a real del
   await wizard.getByRole('button', { name: 'Done' }).click();
   await page.getByRole('button', { name: 'Refresh' }).click();
   const log = page.getByRole('table', { name: 'Deliveries' });
-  const turn = log.getByRole('link', { name: `turn ${turnId.slice(0, 8)}` });
+  const turn = log.getByRole('link', { name: `turn ${turnId.slice(0, 8)}`, exact: true });
   await expect(turn).toBeVisible();
   await screenshots(page, testInfo, 'webhooks-page');
   // The delivery log leads to the turn in Activity, and the turn to its session.

@@ -1,9 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { ADMIN, hydrated, signIn } from './helpers';
+import { screenshots } from './screenshots';
 
 test('a mapping made in the console, previewed, answers a real delivery at once, is logged and goes when deleted', async ({
   page
-}) => {
+}, testInfo) => {
   test.setTimeout(45_000);
   await signIn(page, ADMIN.email, ADMIN.password);
   await expect(page).toHaveURL(/\/$/);
@@ -75,4 +76,5 @@ test('a mapping made in the console, previewed, answers a real delivery at once,
     data: { ref: 'refs/heads/main' }
   });
   expect(gone.status()).toBe(404);
+  await screenshots(page, testInfo, 'webhooks');
 });
