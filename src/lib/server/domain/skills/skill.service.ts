@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { SkillInfo, SkillLogLine, SkillRunRecord } from '$lib/contracts/assistant';
 import type { BuildSummary } from '$lib/contracts/buildfiles';
 import {
@@ -10,7 +9,7 @@ import {
   type SkillView
 } from '$lib/contracts/skills';
 import { checkParams, describeIssues, paramsSchemaProblem } from '$lib/skills/params';
-import type { SkillRunRepository, SkillRunRow } from '../../db/repositories/skill-run.repository';
+import type { SkillRunRepository } from '../../db/repositories/skill-run.repository';
 import { DomainError, invalid, notFound } from '../../errors';
 import type { AuditService } from '../audit/audit.service';
 import { decodeCursor, paginate } from '../cursor';
@@ -18,8 +17,9 @@ import { uuidv7 } from '../ids';
 import { whenStored } from '../storage-retry';
 import type { BuiltinSkill } from './builtin-skills';
 import { requireRole, type SkillActor } from './skill-actor';
-import { SkillDefinitions, type ActiveDefinition } from './skill-definitions';
+import { SkillDefinitions } from './skill-definitions';
 import { SkillRunFeed, type SkillRunListener } from './skill-run-feed';
+import { activeView, builtinInfo, definedInfo, toRecord } from './skill-views';
 import { SkillFailure, type SkillLog, type SkillResult, type SkillRunners } from './skill-runner';
 
 /** Builtin skills have no definition: they get this long. */
@@ -375,52 +375,4 @@ export class SkillService {
     this.#feed.close(record);
     return record;
   }
-}
-
-function builtinInfo(s: BuiltinSkill): SkillInfo {
-  return {
-    id: s.id,
-    name: s.name,
-    description: s.description,
-    kind: 'builtin',
-    paramsSchema: z.toJSONSchema(s.params, { io: 'input' })
-  };
-}
-
-function definedInfo(d: SkillDefinition): SkillInfo {
-  return {
-    id: d.id,
-    name: d.name ?? d.id,
-    description: d.description,
-    kind: d.kind,
-    paramsSchema: d.paramsSchema
-  };
-}
-
-function activeView(active: ActiveDefinition): SkillView {
-  return {
-    ...definedInfo(active.definition),
-    source: active.source,
-    definition: active.definition,
-    shadowed: false,
-    updatedAt: active.row?.updatedAt ?? null
-  };
-}
-
-export function toRecord(row: SkillRunRow): SkillRunRecord {
-  return {
-    runId: row.id,
-    skillId: row.skillId,
-    status: row.status,
-    output: row.output ?? null,
-    exitCode: row.exitCode ?? null,
-    durationMs: row.durationMs ?? null,
-    params: row.params,
-    trigger: row.trigger,
-    actor: row.actor ?? null,
-    startedAt: row.startedAt,
-    finishedAt: row.finishedAt ?? null,
-    logs: row.logs ?? null,
-    error: row.error ?? null
-  };
 }

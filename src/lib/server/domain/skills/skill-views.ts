@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import type { SkillInfo, SkillRunRecord } from '$lib/contracts/assistant';
+import type { SkillDefinition, SkillView } from '$lib/contracts/skills';
+import type { SkillRunRow } from '../../db/repositories/skill-run.repository';
+import type { BuiltinSkill } from './builtin-skills';
+import type { ActiveDefinition } from './skill-definitions';
+
+/** How skills and their runs look to callers: registry entries, console views, run records. */
+
+export function builtinInfo(s: BuiltinSkill): SkillInfo {
+  return {
+    id: s.id,
+    name: s.name,
+    description: s.description,
+    kind: 'builtin',
+    paramsSchema: z.toJSONSchema(s.params, { io: 'input' })
+  };
+}
+
+export function definedInfo(d: SkillDefinition): SkillInfo {
+  return {
+    id: d.id,
+    name: d.name ?? d.id,
+    description: d.description,
+    kind: d.kind,
+    paramsSchema: d.paramsSchema
+  };
+}
+
+export function activeView(active: ActiveDefinition): SkillView {
+  return {
+    ...definedInfo(active.definition),
+    source: active.source,
+    definition: active.definition,
+    shadowed: false,
+    updatedAt: active.row?.updatedAt ?? null
+  };
+}
+
+export function toRecord(row: SkillRunRow): SkillRunRecord {
+  return {
+    runId: row.id,
+    skillId: row.skillId,
+    status: row.status,
+    output: row.output ?? null,
+    exitCode: row.exitCode ?? null,
+    durationMs: row.durationMs ?? null,
+    params: row.params,
+    trigger: row.trigger,
+    actor: row.actor ?? null,
+    startedAt: row.startedAt,
+    finishedAt: row.finishedAt ?? null,
+    logs: row.logs ?? null,
+    error: row.error ?? null
+  };
+}
