@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { outboundAttempts, outboundDeliveries, outboundWebhooks } from '../schema';
 
@@ -56,15 +56,17 @@ export class OutboundRepository {
       .slice(0, limit);
   }
 
-  /** When the next pending delivery is due (null when none waits). */
-  nextDue(): number | null {
-    return (
-      this.db
-        .select({ at: sql<number | null>`min(${outboundDeliveries.nextAt})` })
-        .from(outboundDeliveries)
-        .where(eq(outboundDeliveries.state, 'pending'))
-        .get()?.at ?? null
-    );
+  /** When the next pending delivery not being sent is due (null when none waits). */
+  nextDue(inFlight: ReadonlySet<string>): number | null {
+    const next = this.db
+      .select({ id: outboundDeliveries.id, at: outboundDeliveries.nextAt })
+      .from(outboundDeliveries)
+      .where(and(eq(outboundDeliveries.state, 'pending'), isNotNull(outboundDeliveries.nextAt)))
+      .orderBy(asc(outboundDeliveries.nextAt))
+      .limit(inFlight.size + 1)
+      .all()
+      .find((row) => !inFlight.has(row.id));
+    return next?.at ?? null;
   }
 
   /** One try recorded and its outcome applied, together. */

@@ -257,7 +257,7 @@ export class OutboundService {
     let next: number | null;
     try {
       due = this.repo.due(Date.now(), free, this.#inFlight);
-      next = due.length === free ? null : this.repo.nextDue();
+      next = due.length === free ? null : this.repo.nextDue(this.#inFlight);
     } catch {
       // Storage refused the read (locked, closing): the next pass tries again.
       return this.#schedule(1000);
@@ -267,9 +267,10 @@ export class OutboundService {
         .catch(() => undefined)
         .finally(() => this.kick());
     if (due.length === free) return; // more may be due: the sends' ends kick the pass
-    // Fewer than asked: whatever is due now is in flight, and its end kicks the pass.
-    const wait = next === null ? MAX_IDLE_MS : next - Date.now();
-    this.#schedule(wait <= 0 ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, wait));
+    // Fewer than asked: sleep until the next one not in flight is due (a send's end kicks the
+    // pass too). One that fell due between the two reads is taken at once, not in a minute.
+    const wait = next === null ? MAX_IDLE_MS : Math.max(0, next - Date.now());
+    this.#schedule(Math.min(MAX_IDLE_MS, wait));
   }
 
   async #attempt(
