@@ -8,6 +8,7 @@
  * (b) paused: 1,000 lines, the reader scrolls up (the viewer pauses), the other 199,000 stream
  *     in during 10 s paused, then Resume, timed until the newest line shows.
  * Measured alongside: `docker logs --timestamps` reading the same 200,000 lines (the stored log)
+ * and a bare reader of the engine's follow stream (no Berth, no browser) on a third container
  * in the same run; Berth's RSS growth (sampled every 50 ms) while streaming; the browser's
  * longest main-thread task (a PerformanceObserver of long tasks, which reports tasks ≥ 50 ms).
  * Run: `node bench/logs.bench.ts` (after `npm run build`; needs the engine and Chromium).
@@ -210,6 +211,54 @@ const docked = await new Promise<{ lines: number; seconds: number; first: string
 const written =
   (Date.parse(docked.last.slice(0, 23) + 'Z') - Date.parse(docked.first.slice(0, 23) + 'Z')) / 1000;
 
+// The engine's own bound: a bare reader of the same live follow stream (no Berth, no browser),
+// counting frames as they come, on a third container printing the same lines.
+async function bareFollow(name: string): Promise<number> {
+  const socketPath = process.env.DOCKER_HOST?.startsWith('unix://')
+    ? process.env.DOCKER_HOST.slice('unix://'.length)
+    : '/var/run/docker.sock';
+  const { request } = await import('node:http');
+  let started = 0;
+  const done = new Promise<number>((resolve, reject) => {
+    const req = request(
+      {
+        socketPath,
+        path: `/containers/${name}/logs?follow=1&stdout=1&stderr=1&timestamps=1`
+      },
+      (res) => {
+        let frames = 0;
+        let pending: Buffer = Buffer.alloc(0);
+        res.on('data', (chunk: Buffer) => {
+          pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+          let at = 0;
+          while (pending.length - at >= 8) {
+            const size = pending.readUInt32BE(at + 4);
+            if (pending.length - at - 8 < size) break;
+            at += 8 + size;
+            frames++;
+          }
+          pending = pending.subarray(at);
+          if (frames >= LINES) {
+            resolve((performance.now() - started) / 1000);
+            res.destroy();
+          }
+        });
+        res.on('error', reject);
+      }
+    );
+    req.on('error', reject);
+    req.end();
+  });
+  await new Promise((r) => setTimeout(r, 500));
+  started = performance.now();
+  go(name, 2);
+  return done;
+}
+const bare = `berth-${RUN}-bare`;
+startContainer(bare, 0);
+go(bare, 1);
+const bareSeconds = await bareFollow(bare);
+
 // (b) Paused for 10 s while the lines stream in, then resumed.
 const paused = `berth-${RUN}-paused`;
 const FIRST = 1_000;
@@ -257,6 +306,12 @@ console.table([
   {
     measure: '`docker logs --timestamps` (stored lines)',
     value: `${dockerRate.toLocaleString('en')} lines/s (${docked.lines.toLocaleString('en')} in ${docked.seconds.toFixed(2)} s)`,
+    target: '',
+    verdict: ''
+  },
+  {
+    measure: "a bare reader of the engine's live follow stream",
+    value: `${rate(LINES, bareSeconds).toLocaleString('en')} lines/s (${bareSeconds.toFixed(2)} s; ${(rate(LINES, bareSeconds) / dockerRate).toFixed(2)}× docker logs)`,
     target: '',
     verdict: ''
   },

@@ -54,7 +54,7 @@ test('an operator creates, starts, follows, watches, stops and removes a contain
     );
   await form.getByLabel('Start it once created').uncheck();
   await form.getByRole('button', { name: 'Create container' }).click();
-  await expect(form.getByRole('status')).toContainText(`Created ${NAME}`);
+  await expect(operator.getByRole('status').filter({ hasText: `Created ${NAME}` })).toBeVisible();
   const row = operator.locator(`tr[data-container="${NAME}"]`);
   await expect(row).toContainText('created');
 
@@ -62,7 +62,7 @@ test('an operator creates, starts, follows, watches, stops and removes a contain
   await expect(operator.getByRole('heading', { level: 1, name: NAME })).toBeVisible();
   const actions = operator.getByRole('group', { name: 'Container actions' });
   await actions.getByRole('button', { name: 'Start', exact: true }).click();
-  await expect(operator.getByRole('status')).toContainText(`Started ${NAME}`);
+  await expect(operator.getByRole('status').filter({ hasText: `Started ${NAME}` })).toBeVisible();
 
   await operator.getByRole('tab', { name: 'Logs' }).click();
   const logs = operator.getByRole('region', { name: `Logs of ${NAME}` });
@@ -86,7 +86,9 @@ test('an operator creates, starts, follows, watches, stops and removes a contain
   await operator.getByRole('tab', { name: 'Logs' }).click();
   await actions.getByLabel('Signal').selectOption('SIGUSR1');
   await actions.getByRole('button', { name: 'Kill', exact: true }).click();
-  await expect(operator.getByRole('status').first()).toContainText(`Sent SIGUSR1 to ${NAME}`);
+  await expect(
+    operator.getByRole('status').filter({ hasText: `Sent SIGUSR1 to ${NAME}` })
+  ).toBeVisible();
   await expect(logs.getByText(/^got-usr1$/)).toBeVisible();
 
   // A viewer sees the same container without a single write control, and a forged write fails.
@@ -111,7 +113,7 @@ test('an operator creates, starts, follows, watches, stops and removes a contain
   await viewer.context().close();
 
   await actions.getByRole('button', { name: 'Stop', exact: true }).click();
-  await expect(operator.getByRole('status').first()).toContainText(`Stopped ${NAME}`);
+  await expect(operator.getByRole('status').filter({ hasText: `Stopped ${NAME}` })).toBeVisible();
   await actions.getByRole('button', { name: 'Remove…' }).click();
   await actions.getByRole('button', { name: `Remove ${NAME}` }).click();
   await expect(operator).toHaveURL(/\/containers\?engine=local$/);

@@ -21,7 +21,7 @@ test('an admin adds a TLS engine by server paths, sees why it is unusable, and r
   await form.getByLabel('Client key').fill('/nonexistent/e2e/key.pem');
   await form.getByRole('button', { name: 'Add engine' }).click();
 
-  await expect(form).toContainText('Added engine e2e-remote.');
+  await expect(page.getByRole('status').getByText('Added engine e2e-remote.')).toBeVisible();
   await expect(form.getByLabel('Port')).toHaveValue('2376');
   const row = table.locator('tr[data-engine="e2e-remote"]');
   await expect(row).toContainText('console');

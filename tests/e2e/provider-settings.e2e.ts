@@ -30,7 +30,7 @@ test('an admin adds a provider, tests it, edits its model keeping the key, and r
   await form.getByLabel('API key').fill(key);
   await form.getByRole('button', { name: 'Add provider' }).click();
 
-  await expect(form).toContainText('Added provider e2e-llm.');
+  await expect(page.getByRole('status').getByText('Added provider e2e-llm.')).toBeVisible();
   await expect(form.getByLabel('API key')).toHaveValue('');
   const row = table.locator('tr[data-provider="e2e-llm"]');
   await expect(row).toContainText(fake.url);

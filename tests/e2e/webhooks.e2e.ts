@@ -42,7 +42,7 @@ test('a mapping made in the console, previewed, answers a real delivery at once,
   await expect(result).toContainText('Matched: a turn would be queued with');
   await expect(result).toContainText('Push to acme/web by ada');
   await form.getByRole('button', { name: 'Create mapping' }).click();
-  await expect(page.getByRole('status').first()).toContainText('Created e2e-push');
+  await expect(page.getByRole('status').filter({ hasText: 'Created e2e-push' })).toBeVisible();
 
   // The same delivery, for real, from outside the browser.
   const delivery = await page.request.post('/hooks/e2e-push', {

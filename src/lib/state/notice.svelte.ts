@@ -1,4 +1,5 @@
 import { errorMessage } from '$lib/client/trpc';
+import { consoleToasts } from './toasts.svelte';
 
 export interface NoticeMessage {
   /** Which part of the page the message belongs to, so it is shown next to it. */
@@ -7,7 +8,11 @@ export interface NoticeMessage {
   text: string;
 }
 
-/** One message at a time per page, so there is never more than one alert to read. */
+/**
+ * A page's messages: an error stays next to the part it belongs to (one at a time, so there is
+ * never more than one alert to read) until that part succeeds; a success is confirmed by a
+ * toast, over the page, so the content never moves.
+ */
 export class NoticeState {
   current = $state<NoticeMessage | null>(null);
 
@@ -16,7 +21,8 @@ export class NoticeState {
   }
 
   success(source: string, text: string): void {
-    this.current = { source, kind: 'success', text };
+    if (this.current?.source === source) this.current = null;
+    consoleToasts.success(text);
   }
 
   clear(): void {

@@ -32,3 +32,10 @@ export class ToastState {
     return id;
   }
 }
+
+/**
+ * The console's one toast stack, rendered once by the console layout: every page confirms what
+ * it did here (NoticeState sends its successes here too), so confirmations never push the
+ * page's content down. Only ever filled by event handlers in the browser, never during SSR.
+ */
+export const consoleToasts = new ToastState();
