@@ -99,6 +99,15 @@ test('the wizard builds a GitHub push mapping from the preset sample; a real del
   const { turnId } = (await delivery.json()) as { turnId: string };
 
   await wizard.getByRole('button', { name: 'Done' }).click();
+  // The token list marks the signing token (its secret is never listed).
+  const tokenRow = page
+    .getByRole('table', { name: 'Webhook tokens' })
+    .getByRole('row')
+    .filter({ hasText: `${name}-sender-` });
+  await expect(tokenRow).toContainText('GitHub signing');
+  await expect(tokenRow).not.toContainText(secret!);
+  await tokenRow.scrollIntoViewIfNeeded();
+  await screenshots(page, testInfo, 'webhook-tokens-signing');
   await page.getByRole('button', { name: 'Refresh' }).click();
   const log = page.getByRole('table', { name: 'Deliveries' });
   const turn = log.getByRole('link', { name: `turn ${turnId.slice(0, 8)}`, exact: true });
