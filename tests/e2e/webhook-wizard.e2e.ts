@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { createHmac } from 'node:crypto';
 import { presetById } from '../../src/lib/webhooks/presets';
 import { ADMIN, hydrated, signIn } from './helpers';
 import { screenshots } from './screenshots';
@@ -50,16 +51,28 @@ test('the wizard builds a GitHub push mapping from the preset sample; a real del
   await expect(wizard.getByRole('heading', { name: `Mapping ${name} answers now` })).toBeVisible();
   await expect(page.locator(`tr[data-mapping="${name}"]`)).toBeVisible();
 
-  await wizard.getByRole('button', { name: 'Create a token for this sender' }).click();
+  // GitHub signs with its webhook Secret: the wizard makes a signing token and shows both ways.
+  await wizard.getByRole('button', { name: 'Create a GitHub signing secret' }).click();
   await expect(
-    wizard.getByRole('status').filter({ hasText: 'A token for this sender' })
+    wizard.getByRole('status').filter({ hasText: 'A GitHub signing token was created' })
   ).toBeVisible();
-  const curl = await block(wizard, 'Send the sample with curl');
-  const token = /Bearer (bwh_[a-z0-9]+)/.exec(curl)?.[1];
-  expect(token, curl).toBeTruthy();
+  const signed = await block(wizard, 'Send the sample signed, as GitHub does');
+  const secret = /^secret='(bwh_[a-z0-9]+)'$/m.exec(signed)?.[1];
+  expect(secret, signed).toBeTruthy();
+  expect(signed).toContain('openssl dgst -sha256 -hmac "$secret"');
+  expect(signed).toContain('-H "X-Hub-Signature-256: sha256=$sig"');
+  expect(signed).toContain("-H 'x-github-event: push'");
+  const curl = await block(wizard, 'Or send it with the token in a header');
+  expect(curl).toContain(`Authorization: Bearer ${secret}`);
   expect(curl).toContain(`/hooks/${name}`);
-  expect(curl).toContain("-H 'x-github-event: push'");
-  await expect(wizard).toContainText('Which events: Just the push event');
+  const steps = wizard.getByRole('list').filter({ hasText: 'Payload URL' });
+  await expect(steps).toContainText('Settings → Webhooks → Add webhook');
+  await expect(steps).toContainText('Payload URL: the endpoint above');
+  await expect(steps).toContainText('Content type: application/json');
+  await expect(steps).toContainText('Secret: the token created above');
+  await expect(steps).toContainText('Just the push event');
+  await steps.scrollIntoViewIfNeeded();
+  await screenshots(page, testInfo, 'wizard-github-signing');
 
   await wizard.getByRole('button', { name: 'Send test delivery' }).click();
   await expect(wizard.getByRole('status', { name: 'Test delivery result' })).toContainText(
@@ -71,20 +84,30 @@ test('the wizard builds a GitHub push mapping from the preset sample; a real del
   ).toHaveCount(1);
   await screenshots(page, testInfo, 'wizard-finish');
 
-  // A real delivery, from outside the browser, with the token just made.
+  // A real delivery from outside the browser, as GitHub sends it: no token, the body signed.
+  const payload = JSON.stringify({ ...push.sample.body, after: `real-${run}` });
   const delivery = await fetch(new URL(`/hooks/${name}`, page.url()), {
     method: 'POST',
     headers: {
-      authorization: `Bearer ${token}`,
       'content-type': 'application/json',
-      'x-github-event': 'push'
+      'x-github-event': 'push',
+      'x-hub-signature-256': `sha256=${createHmac('sha256', secret!).update(payload).digest('hex')}`
     },
-    body: JSON.stringify({ ...push.sample.body, after: `real-${run}` })
+    body: payload
   });
   expect(delivery.status).toBe(200);
   const { turnId } = (await delivery.json()) as { turnId: string };
 
   await wizard.getByRole('button', { name: 'Done' }).click();
+  // The token list marks the signing token (its secret is never listed).
+  const tokenRow = page
+    .getByRole('table', { name: 'Webhook tokens' })
+    .getByRole('row')
+    .filter({ hasText: `${name}-sender-` });
+  await expect(tokenRow).toContainText('GitHub signing');
+  await expect(tokenRow).not.toContainText(secret!);
+  await tokenRow.scrollIntoViewIfNeeded();
+  await screenshots(page, testInfo, 'webhook-tokens-signing');
   await page.getByRole('button', { name: 'Refresh' }).click();
   const log = page.getByRole('table', { name: 'Deliveries' });
   const turn = log.getByRole('link', { name: `turn ${turnId.slice(0, 8)}`, exact: true });

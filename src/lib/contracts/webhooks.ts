@@ -69,7 +69,14 @@ export const previewMappingInput = z.object({
   body: z.unknown()
 });
 
-export const createWebhookTokenInput = z.object({ name: credentialNameSchema });
+/**
+ * `signing`: the token is also a GitHub webhook "Secret": Berth keeps it (not only its hash) to
+ * verify `X-Hub-Signature-256` on requests that carry no token.
+ */
+export const createWebhookTokenInput = z.object({
+  name: credentialNameSchema,
+  signing: z.boolean().default(false)
+});
 export const webhookTokenIdInput = z.object({ id: z.string().min(1).max(200) });
 
 export interface WebhookTokenView {
@@ -78,6 +85,8 @@ export interface WebhookTokenView {
   /** The secret's first characters; null for the file's `webhooks.token`. */
   prefix: string | null;
   source: MappingSource;
+  /** Also verifies GitHub's `X-Hub-Signature-256` (the secret is kept on the server). */
+  signing: boolean;
   createdAt: number | null;
   rotatedAt: number | null;
   lastUsedAt: number | null;
@@ -88,6 +97,7 @@ export interface WebhookTokenSecret {
   id: string;
   name: string;
   token: string;
+  signing: boolean;
 }
 
 export const DELIVERY_KINDS = ['wake', 'agent', 'mapping'] as const;

@@ -13,6 +13,8 @@ export interface RevealedSecret {
   secret: string;
   /** What happened, for the panel's heading: "created" or "rotated". */
   action: 'created' | 'rotated';
+  /** A GitHub signing token: the server keeps the secret itself, not only a hash. */
+  signing?: boolean;
 }
 
 /**

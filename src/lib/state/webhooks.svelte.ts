@@ -41,15 +41,28 @@ export class WebhooksState {
     this.tokensLoaded = true;
   }
 
-  async createToken(name: string): Promise<void> {
-    const made = await trpc.webhooks.tokens.create.mutate({ name });
-    this.reveal.show({ kind: 'token', name: made.name, secret: made.token, action: 'created' });
+  /** `signing`: also a GitHub webhook Secret (X-Hub-Signature-256). */
+  async createToken(name: string, signing = false): Promise<void> {
+    const made = await trpc.webhooks.tokens.create.mutate({ name, signing });
+    this.reveal.show({
+      kind: 'token',
+      name: made.name,
+      secret: made.token,
+      action: 'created',
+      signing: made.signing
+    });
     await this.loadTokens();
   }
 
   async rotate(id: string): Promise<void> {
     const made = await trpc.webhooks.tokens.rotate.mutate({ id });
-    this.reveal.show({ kind: 'token', name: made.name, secret: made.token, action: 'rotated' });
+    this.reveal.show({
+      kind: 'token',
+      name: made.name,
+      secret: made.token,
+      action: 'rotated',
+      signing: made.signing
+    });
     await this.loadTokens();
   }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -33,5 +33,19 @@ describe('openDatabase', () => {
     expect(
       open('normal.db', { synchronous: 'normal' }).pragma('synchronous', { simple: true })
     ).toBe(1);
+  });
+
+  // The file keeps console providers' API keys and GitHub signing secrets.
+  it('makes the file and its WAL readable by their owner only, also when found looser', () => {
+    const mode = (path: string) => statSync(path).mode & 0o777;
+    const sqlite = open('owned.db');
+    sqlite.exec('create table t (x integer); insert into t values (1)');
+    expect(mode(join(dir, 'owned.db'))).toBe(0o600);
+    expect(mode(join(dir, 'owned.db-wal'))).toBe(0o600);
+    const loose = join(dir, 'loose.db');
+    writeFileSync(loose, '');
+    chmodSync(loose, 0o644);
+    open('loose.db');
+    expect(mode(loose)).toBe(0o600);
   });
 });

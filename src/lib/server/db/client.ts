@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as schema from './schema';
 import { BUSY_TIMEOUT_MS } from './storage-fault';
@@ -29,7 +29,7 @@ export function openDatabase(
   migrationsFolder: string,
   options: DatabaseOptions = {}
 ): OpenedDatabase {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') ownerOnly(file);
   const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
@@ -44,6 +44,23 @@ export function openDatabase(
       if (sqlite.open) sqlite.close();
     }
   };
+}
+
+/**
+ * The file keeps secrets the server must read back (console providers' API keys, GitHub signing
+ * secrets), so only its owner may read it: created 0600 (a new data folder 0700) and put back
+ * to 0600 when found looser. SQLite gives its -wal and -shm files the database file's mode.
+ */
+function ownerOnly(file: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, 'a', 0o600));
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      chmodSync(path, 0o600);
+    } catch {
+      // Absent (-wal, -shm), or owned by another user: SQLite opens it as it is.
+    }
+  }
 }
 
 /** Compiled statements kept per SQL text (least recently used dropped past this). */

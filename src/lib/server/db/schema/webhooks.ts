@@ -15,12 +15,17 @@ export const webhookMappings = sqliteTable('webhook_mappings', {
   updatedAt: integer('updated_at').notNull()
 });
 
-/** Webhook tokens made in the console; only sha256(token) is kept. */
+/**
+ * Webhook tokens made in the console; sha256(token) is kept to find a presented one. A GitHub
+ * signing token also keeps the token itself in `signingSecret`, since verifying an HMAC needs
+ * the key (as console providers keep their API keys); it never leaves the server.
+ */
 export const webhookTokens = sqliteTable('webhook_tokens', {
   id: text('id').primaryKey(),
   name: text('name').notNull().unique(),
   hash: text('hash').notNull().unique(),
   prefix: text('prefix').notNull(),
+  signingSecret: text('signing_secret'),
   createdBy: text('created_by'),
   createdAt: integer('created_at').notNull(),
   rotatedAt: integer('rotated_at'),

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../config/config.loader';
 import { testDomain } from '../testing';
@@ -89,5 +90,33 @@ describe('WebhookTokenService', () => {
     tokens.revoke(created.id, actor('admin'));
     expect(tokens.authenticate(rotated.token)).toBeNull();
     expect(() => tokens.create('ci', actor('admin'))).toThrow(/revoked/);
+  });
+
+  it('a signing token verifies GitHub signatures of its secret, through rotate, until revoked', () => {
+    domain = testDomain();
+    const { tokens } = domain.webhooks;
+    const sign = (secret: string, body: Buffer) =>
+      createHmac('sha256', secret).update(body).digest();
+    const body = Buffer.from('{"ref":"refs/heads/main"}');
+    const plain = tokens.create('plain', actor('admin'));
+    const signing = tokens.create('github', actor('admin'), true);
+    expect(signing.signing).toBe(true);
+    expect(tokens.authenticateSignature(sign(signing.token, body), body)).toBe('github');
+    expect(tokens.authenticateSignature(sign(plain.token, body), body)).toBeNull();
+    expect(tokens.authenticateSignature(sign(signing.token, body), Buffer.from('{}'))).toBeNull();
+    expect(tokens.authenticateSignature(Buffer.alloc(0), body)).toBeNull();
+    const views = tokens.list(actor('admin'));
+    expect(views.map((v) => [v.name, v.signing])).toEqual([
+      ['plain', false],
+      ['github', true]
+    ]);
+    expect(JSON.stringify(views)).not.toContain(signing.token.slice(8));
+    expect(views[1]!.lastUsedAt).toEqual(expect.any(Number));
+    const rotated = tokens.rotate(signing.id, actor('admin'));
+    expect(rotated.signing).toBe(true);
+    expect(tokens.authenticateSignature(sign(signing.token, body), body)).toBeNull();
+    expect(tokens.authenticateSignature(sign(rotated.token, body), body)).toBe('github');
+    tokens.revoke(signing.id, actor('admin'));
+    expect(tokens.authenticateSignature(sign(rotated.token, body), body)).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
-import { timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import {
   createWebhookTokenInput,
   type WebhookTokenSecret,
@@ -26,6 +26,16 @@ interface Held {
   digest: Buffer;
 }
 
+/** A signing token's secret as an HMAC key, held in memory while the token is active. */
+interface Signer {
+  id: string;
+  name: string;
+  key: KeyObject;
+}
+
+/** An HMAC-SHA256 digest's length: a presented signature of any other length never matches. */
+const SHA256_BYTES = 32;
+
 const digestOf = (hex: string) => Buffer.from(hex, 'hex');
 const FILE = Symbol('webhooks.token');
 
@@ -37,11 +47,14 @@ function newSecret(): string {
 
 /**
  * Webhook tokens: the file's `webhooks.token` (read-only) and those made in the console
- * (SQLite keeps only their SHA-256; the secret is shown once). A presented token is found by
- * its hash in memory and the hashes compared in constant time.
+ * (SQLite keeps their SHA-256; the secret is shown once). A presented token is found by
+ * its hash in memory and the hashes compared in constant time. A signing token's secret is
+ * kept too, to verify GitHub's body signature; the active ones are held in memory, reloaded
+ * whenever a token is created, rotated or revoked.
  */
 export class WebhookTokenService {
   #byHash = new Map<string, Held>();
+  #signers: Signer[] = [];
   #fileDigest: Buffer | null = null;
   readonly #lastUsed = new Map<string, { at: number; written: number }>();
 
@@ -64,6 +77,22 @@ export class WebhookTokenService {
     const found = this.#find(token);
     if (found && found !== FILE) this.#touch(found.id);
     return found === FILE ? 'webhooks.token' : (found?.name ?? null);
+  }
+
+  /**
+   * The name of the active signing token whose secret signed `body` with HMAC-SHA256 into
+   * `digest` (GitHub's `X-Hub-Signature-256`), else null. Every signer is tried and each digest
+   * compared in constant time.
+   */
+  authenticateSignature(digest: Buffer, body: Uint8Array): string | null {
+    if (digest.length !== SHA256_BYTES) return null;
+    let found: Signer | null = null;
+    for (const signer of this.#signers) {
+      const expected = createHmac('sha256', signer.key).update(body).digest();
+      if (timingSafeEqual(expected, digest)) found ??= signer;
+    }
+    if (found) this.#touch(found.id);
+    return found?.name ?? null;
   }
 
   /** Whether `token` is valid, recording no use (a token found in a URL is refused). */
@@ -89,6 +118,7 @@ export class WebhookTokenService {
             name: 'webhooks.token',
             prefix: null,
             source: 'file',
+            signing: false,
             createdAt: null,
             rotatedAt: null,
             lastUsedAt: null
@@ -101,6 +131,7 @@ export class WebhookTokenService {
         name: row.name,
         prefix: row.prefix,
         source: 'database',
+        signing: row.signingSecret !== null,
         createdAt: row.createdAt,
         rotatedAt: row.rotatedAt,
         lastUsedAt: Math.max(row.lastUsedAt ?? 0, this.#lastUsed.get(row.id)?.at ?? 0) || null
@@ -108,9 +139,10 @@ export class WebhookTokenService {
     return views;
   }
 
-  create(name: string, actor: WebhookActor): WebhookTokenSecret {
+  /** `signing`: the token is also a GitHub webhook secret, so the server keeps it. */
+  create(name: string, actor: WebhookActor, signing = false): WebhookTokenSecret {
     requireRole(actor, 'admin', 'create webhook tokens');
-    ({ name } = parseInput(createWebhookTokenInput, { name }));
+    ({ name, signing } = parseInput(createWebhookTokenInput, { name, signing }));
     const existing = this.repo.tokenByName(name);
     if (existing)
       throw conflict(
@@ -124,27 +156,30 @@ export class WebhookTokenService {
       name,
       hash: hashSecret(token),
       prefix: token.slice(0, 8),
+      signingSecret: signing ? token : null,
       createdBy: actor.email,
       createdAt: Date.now()
     });
     this.#refresh();
-    this.audit.record(actor, 'webhook.token.create', name);
-    return { id: row.id, name, token };
+    this.audit.record(actor, 'webhook.token.create', name, { signing });
+    return { id: row.id, name, token, signing };
   }
 
-  /** A new secret for the same token; the old one stops working at once. */
+  /** A new secret for the same token (a signing token stays one); the old one stops at once. */
   rotate(id: string, actor: WebhookActor): WebhookTokenSecret {
     requireRole(actor, 'admin', 'rotate webhook tokens');
     const current = this.#active(id);
     const token = newSecret();
+    const signing = current.signingSecret !== null;
     this.repo.updateToken(id, {
       hash: hashSecret(token),
       prefix: token.slice(0, 8),
+      signingSecret: signing ? token : null,
       rotatedAt: Date.now()
     });
     this.#refresh();
     this.audit.record(actor, 'webhook.token.rotate', current.name);
-    return { id, name: current.name, token };
+    return { id, name: current.name, token, signing };
   }
 
   revoke(id: string, actor: WebhookActor): void {
@@ -177,10 +212,14 @@ export class WebhookTokenService {
   }
 
   #refresh(): void {
+    const rows = this.repo.activeTokens();
     this.#byHash = new Map(
-      this.repo
-        .activeTokens()
-        .map((r) => [r.hash, { id: r.id, name: r.name, digest: digestOf(r.hash) }])
+      rows.map((r) => [r.hash, { id: r.id, name: r.name, digest: digestOf(r.hash) }])
+    );
+    this.#signers = rows.flatMap((r) =>
+      r.signingSecret === null
+        ? []
+        : [{ id: r.id, name: r.name, key: createSecretKey(Buffer.from(r.signingSecret, 'utf8')) }]
     );
   }
 }

@@ -27,11 +27,18 @@ export async function readJsonBody(
   limit: number,
   maxDepth = MAX_JSON_DEPTH
 ): Promise<unknown> {
-  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (!JSON_TYPE.test(type)) {
+  if (!isJson(req)) {
     discardBody(req, limit);
-    throw new BodyError(415, 'Content-Type must be application/json');
+    throw notJson();
   }
+  return decodeJson(await readRawBody(req, limit), maxDepth);
+}
+
+/**
+ * The body's bytes whatever its content type (a signature is checked over exactly these before
+ * anything else is judged), with readJsonBody's 413 rules.
+ */
+export async function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   if (Number(req.headers['content-length'] ?? 0) > limit) {
     discardBody(req, limit);
     throw new BodyError(413, `Body over ${limit} bytes`);
@@ -45,6 +52,27 @@ export async function readJsonBody(
     ? ((req.read() as Buffer | null) ?? EMPTY)
     : await stream(req, limit);
   if (buffered.length > limit) throw new BodyError(413, `Body over ${limit} bytes`);
+  return buffered;
+}
+
+/** A body read with readRawBody as JSON: 415 unless the content type says JSON, else as above. */
+export function parseJsonBody(
+  req: IncomingMessage,
+  raw: Buffer,
+  maxDepth = MAX_JSON_DEPTH
+): unknown {
+  if (!isJson(req)) throw notJson();
+  return decodeJson(raw, maxDepth);
+}
+
+function isJson(req: IncomingMessage): boolean {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  return JSON_TYPE.test(type);
+}
+
+const notJson = () => new BodyError(415, 'Content-Type must be application/json');
+
+function decodeJson(buffered: Buffer, maxDepth: number): unknown {
   let text: string;
   try {
     text = UTF8.decode(buffered);

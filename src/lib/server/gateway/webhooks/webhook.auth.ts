@@ -15,3 +15,19 @@ export function presentedToken(headers: IncomingHttpHeaders): string | null {
   }
   return null;
 }
+
+const SIGNATURE = /^sha256=([0-9a-f]{64})$/i;
+const NO_DIGEST = Buffer.alloc(0);
+
+/**
+ * GitHub's `X-Hub-Signature-256: sha256=<hex>` as the digest's bytes; null when the header is
+ * absent. A malformed value gives an empty digest, which no secret matches (so it is refused
+ * like a wrong signature).
+ */
+export function presentedSignature(headers: IncomingHttpHeaders): Buffer | null {
+  const header = headers['x-hub-signature-256'];
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!value) return null;
+  const hex = SIGNATURE.exec(value)?.[1];
+  return hex ? Buffer.from(hex, 'hex') : NO_DIGEST;
+}

@@ -9,10 +9,10 @@ import { idempotencyKey } from './idempotency';
 import { RateLimiter } from './rate-limiter';
 import { CAPTURE_SEGMENT, handleCapture } from './capture.route';
 import { agentAction, mappingAction, wakeAction, type WebhookAction } from './webhook.actions';
-import { presentedToken } from './webhook.auth';
+import { presentedSignature, presentedToken } from './webhook.auth';
 import { retryAfterSeconds } from '../auth/auth-throttle';
 import { queryCarriesToken } from '../auth/query-token';
-import { discardBody, readJsonBody } from '../http/body';
+import { discardBody, parseJsonBody, readJsonBody, readRawBody } from '../http/body';
 import { badRequest, sendError, toWebhookError, WebhookError } from './webhook.errors';
 
 interface HookState {
@@ -126,7 +126,9 @@ export function webhookRoutes(deps: GatewayDeps): RouteSet {
 /**
  * The order matters: an address past its failed authentications is refused before anything
  * else; then counted before anything is read (failed authentications too), then the
- * query-string and token checks, and only then the body. Each request is reported to the
+ * query-string and token checks, and only then the body. A request with no token but GitHub's
+ * `X-Hub-Signature-256` is the exception: its raw body (within the body limit) is read first,
+ * since the signature covers it; only such requests pay for HMACs. Each request is reported to the
  * delivery log once it identifies a sender (a valid token, or a wrong one within the rate
  * limit): refusals of a flood are not, so a flood cannot push real deliveries out of the log.
  */
@@ -159,12 +161,12 @@ async function handle(
         { 'Retry-After': String(retryAfterSeconds(wait)) }
       );
     const token = presentedToken(req.headers);
-    const credential = token === null ? null : deps.webhooks.tokens.authenticate(token);
+    const signature = token === null ? presentedSignature(req.headers) : null;
+    let credential = token === null ? null : deps.webhooks.tokens.authenticate(token);
     logged = credential !== null;
-    const hit = limiter.hit(
-      `${credential !== null ? 'token' : 'invalid'}|${client}`,
-      config.rateLimit
-    );
+    // Signed requests are judged only once their body is read: counted in their own bucket.
+    const bucket = credential !== null ? 'token' : signature ? 'signed' : 'invalid';
+    const hit = limiter.hit(`${bucket}|${client}`, config.rateLimit);
     if (!hit.allowed)
       throw new WebhookError(429, 'too_many_requests', 'Rate limit exceeded', {
         'Retry-After': String(hit.retryAfterSeconds)
@@ -173,9 +175,16 @@ async function handle(
     target = resolve();
     if (queryCarriesToken(req.url ?? '', (v) => deps.webhooks.tokens.matches(v)))
       throw badRequest('Send the token in a header, never in the URL');
+    let raw: Buffer | null = null;
+    if (signature) {
+      bodyRead = true;
+      raw = await readRawBody(req, deps.bodyLimit);
+      credential = deps.webhooks.tokens.authenticateSignature(signature, raw);
+    }
     if (credential === null) {
       deps.authThrottle.fail(client);
-      throw new WebhookError(401, 'unauthorized', token ? 'Invalid token' : 'Missing token', {
+      const presented = token !== null || signature !== null;
+      throw new WebhookError(401, 'unauthorized', presented ? 'Invalid token' : 'Missing token', {
         'WWW-Authenticate': 'Bearer'
       });
     }
@@ -184,7 +193,7 @@ async function handle(
     if (!action) throw new WebhookError(404, 'not_found', 'No webhook at this path');
     const key = idempotencyKey(req.headers);
     bodyRead = true;
-    body = await readJsonBody(req, deps.bodyLimit);
+    body = raw ? parseJsonBody(req, raw) : await readJsonBody(req, deps.bodyLimit);
     // Committed (with the others of this event-loop turn) before the answer goes out.
     let result = await commits.run(() => action(deps, body, req.headers, key));
     if (target.kind === 'agent') result = await waitForTurn(deps, body, result);

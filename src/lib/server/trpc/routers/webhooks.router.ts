@@ -54,7 +54,9 @@ const tokens = router({
   ),
   create: admin
     .input(createWebhookTokenInput)
-    .mutation(({ ctx, input }) => ctx.app.gateway.webhooks.tokens.create(input.name, actor(ctx))),
+    .mutation(({ ctx, input }) =>
+      ctx.app.gateway.webhooks.tokens.create(input.name, actor(ctx), input.signing)
+    ),
   rotate: admin
     .input(webhookTokenIdInput)
     .mutation(({ ctx, input }) => ctx.app.gateway.webhooks.tokens.rotate(input.id, actor(ctx))),

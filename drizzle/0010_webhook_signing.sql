@@ -1,0 +1,1 @@
+ALTER TABLE `webhook_tokens` ADD `signing_secret` text;
