@@ -1,7 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -9,6 +7,12 @@ import { trpc, type Berth } from './helpers/berth';
 import { signInAs, startWithAdmin } from './helpers/console';
 import { buildTestImage, removeLabelled } from './helpers/engine';
 import { callRpc } from './helpers/rpc';
+import {
+  containersLabelled,
+  startRecordingServer,
+  type RecordingServer,
+  type SeenCall
+} from './helpers/skill-fixtures';
 
 /**
  * Container and http skills run for real: containers on the local engine (from a test image
@@ -95,9 +99,9 @@ describe('container and http skills, run for real', () => {
   let berth: Berth;
   let admin: string;
   let operator: string;
-  let server: Server;
+  let endpoint: RecordingServer;
   let port: number;
-  const seen: { url: string; body: string; type: string | undefined }[] = [];
+  let seen: SeenCall[] = [];
 
   const rest = async (path: string, body?: unknown) => {
     const res = await fetch(`${berth.url}/api/v1${path}`, {
@@ -109,28 +113,13 @@ describe('container and http skills, run for real', () => {
   };
   const trigger = (skill_id: string, params: Json = {}) =>
     rest('/skills/trigger', { skill_id, params });
-  const leftovers = () =>
-    execFileSync('docker', ['ps', '-aq', '--filter', `label=${LABEL}`], {
-      encoding: 'utf8'
-    }).trim();
+  const leftovers = () => containersLabelled(LABEL);
 
   beforeAll(async () => {
     buildTestImage(IMAGE, LABEL);
-    server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        seen.push({ url: req.url ?? '', body, type: req.headers['content-type'] });
-        if (req.url === '/fail') {
-          res.writeHead(503).end('down');
-          return;
-        }
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ got: JSON.parse(body || 'null') as unknown, url: req.url }));
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    port = (server.address() as AddressInfo).port;
+    endpoint = await startRecordingServer();
+    port = endpoint.port;
+    seen = endpoint.seen;
     const config = {
       gateway: {
         rest: { apiKeys: [{ name: 'ci', key: KEY, role: 'operator' }], skillWaitMs: 15000 },
@@ -152,7 +141,7 @@ describe('container and http skills, run for real', () => {
   }, 60_000);
   afterAll(async () => {
     await berth?.stop();
-    server?.close();
+    await endpoint?.close();
     removeLabelled(LABEL);
   });
 
