@@ -57,7 +57,7 @@ describe('a turn whose model calls container and http skills as tools', () => {
           {
             name: 'tooled',
             provider: 'fake',
-            skills: ['shout', 'file-incident', 'nap', 'engine.containers']
+            skills: ['shout', 'file-incident', 'nap', 'grumble', 'down', 'engine.containers']
           }
         ],
         providers: {
@@ -78,6 +78,19 @@ describe('a turn whose model calls container and http skills as tools', () => {
             timeoutMs: 20000
           },
           { id: 'nap', kind: 'container', image: IMAGE, command: ['sleep', '60'], timeoutMs: 1000 },
+          {
+            id: 'grumble',
+            kind: 'container',
+            image: IMAGE,
+            command: ['sh', '-c', 'echo partial; echo "no such disk: db-9" >&2; exit 3']
+          },
+          {
+            id: 'down',
+            kind: 'http',
+            method: 'GET',
+            url: `http://127.0.0.1:${endpoint.port}/fail`,
+            allowPrivate: true
+          },
           {
             id: 'file-incident',
             kind: 'http',
@@ -145,9 +158,11 @@ describe('a turn whose model calls container and http skills as tools', () => {
       'engine_containers',
       'shout',
       'nap',
+      'grumble',
+      'down',
       'file-incident'
     ]);
-    for (const id of ['engine.containers', 'shout', 'nap', 'file-incident'])
+    for (const id of ['engine.containers', 'shout', 'nap', 'grumble', 'file-incident', 'down'])
       expect(ids).toContain(id);
     expect(tools.find((t) => t.name === 'shout')!.parameters).toEqual({
       type: 'object',
@@ -240,6 +255,43 @@ describe('a turn whose model calls container and http skills as tools', () => {
     const actions = containerEvents(`berth.skill.run=${run!.runId}`, since).map((e) => e.action);
     expect(actions).toEqual(expect.arrayContaining(['start', 'kill', 'destroy']));
     expect(containersLabelled(`berth.skill.run=${run!.runId}`)).toBe('');
+  }, 30_000);
+
+  it("hands the model a failed run's exit code, output and printed lines beside the reason", async () => {
+    const first = fake.requests.length;
+    fake.script(
+      toolCallAnswer([
+        { name: 'grumble', arguments: {} },
+        { name: 'down', arguments: {} }
+      ]),
+      textAnswer(['db-9 is missing and the endpoint is down.'])
+    );
+    const sent = await sendMessage(berth, OPS, 'tooled', 'check db-9', { userId: 'grace' });
+    const done = await settledTurn(berth, OPS, sent.turnId, 20_000);
+    expect(done).toMatchObject({ state: 'completed' });
+    const results = toolResults(fake.requests[first + 1]!);
+    expect(results).toEqual({
+      call_0: {
+        error: 'exited with code 3',
+        exitCode: 3,
+        output: 'partial',
+        logs: 'no such disk: db-9'
+      },
+      // The endpoint's error body; Berth's own log lines are not repeated.
+      call_1: { error: 'the endpoint answered 503 Service Unavailable', output: 'down' }
+    });
+    // The session keeps what the model got, for the Chat and Activity cards.
+    const { result: session } = await callRpc<{ messages: { role: string; content: string }[] }>(
+      berth,
+      OPS,
+      'session.get',
+      { sessionId: sent.sessionId }
+    );
+    const tools = session!.messages.filter((m) => m.role === 'tool');
+    expect(tools.map((m) => JSON.parse(m.content) as Json)).toEqual([
+      { skill: 'grumble', params: {}, ...results.call_0 },
+      { skill: 'down', params: {}, ...results.call_1 }
+    ]);
   }, 30_000);
 
   it('gives the model an error naming the field for params failing the schema, and runs nothing', async () => {

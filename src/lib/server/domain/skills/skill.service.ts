@@ -27,6 +27,13 @@ const BUILTIN_TIMEOUT_MS = 30_000;
 /** What a run's record keeps of its printed lines (the live channel has them all as they come). */
 const LOGS_MAX_CHARS = 256 * 1024;
 
+/** A turn's run that ran and failed: its record (exit code, partial output, logs) comes along. */
+export class SkillRunFailed extends DomainError {
+  constructor(readonly run: SkillRunRecord) {
+    super('INVALID', run.error ?? 'skill failed');
+  }
+}
+
 interface Runnable {
   info: SkillInfo;
   timeoutMs: number;
@@ -271,7 +278,7 @@ export class SkillService {
     );
     if (!started) throw new Error('cancelled');
     const run = await started.done;
-    if (run.status === 'failed') throw new DomainError('INVALID', run.error ?? 'skill failed');
+    if (run.status === 'failed') throw new SkillRunFailed(run);
     return run;
   }
 
