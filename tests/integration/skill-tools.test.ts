@@ -38,6 +38,7 @@ type Run = {
   actor: string | null;
   params: Json;
   error: string | null;
+  durationMs: number | null;
 };
 
 describe('a turn whose model calls container and http skills as tools', () => {
@@ -58,10 +59,14 @@ describe('a turn whose model calls container and http skills as tools', () => {
             name: 'tooled',
             provider: 'fake',
             skills: ['shout', 'file-incident', 'nap', 'grumble', 'down', 'engine.containers']
-          }
+          },
+          // Its provider's time-out is shorter than the nap skill's: a tool run is not a wait
+          // for the model's answer.
+          { name: 'brisk', provider: 'brisk', skills: ['nap'] }
         ],
         providers: {
-          fake: { type: 'openai', baseUrl: fake.url, model: 'fake-small', timeoutMs: 5000 }
+          fake: { type: 'openai', baseUrl: fake.url, model: 'fake-small', timeoutMs: 5000 },
+          brisk: { type: 'openai', baseUrl: fake.url, model: 'fake-small', timeoutMs: 1000 }
         },
         skills: [
           {
@@ -77,7 +82,7 @@ describe('a turn whose model calls container and http skills as tools', () => {
             },
             timeoutMs: 20000
           },
-          { id: 'nap', kind: 'container', image: IMAGE, command: ['sleep', '60'], timeoutMs: 1000 },
+          { id: 'nap', kind: 'container', image: IMAGE, command: ['sleep', '60'], timeoutMs: 1500 },
           {
             id: 'grumble',
             kind: 'container',
@@ -240,17 +245,19 @@ describe('a turn whose model calls container and http skills as tools', () => {
       toolCallAnswer([{ name: 'nap', arguments: {} }]),
       textAnswer(['The nap ', 'ran too long.'])
     );
-    const sent = await sendMessage(berth, OPS, 'tooled', 'take a nap');
+    const sent = await sendMessage(berth, OPS, 'brisk', 'take a nap');
     const done = await settledTurn(berth, OPS, sent.turnId, 20_000);
     expect(done).toMatchObject({ state: 'completed', result: 'The nap ran too long.' });
     const followUp = fake.requests[first + 1]!;
-    expect(toolResults(followUp).call_0).toEqual({ error: 'timed out after 1000 ms' });
+    expect(toolResults(followUp).call_0).toEqual({ error: 'timed out after 1500 ms' });
     const [run] = await runsOf('nap');
     expect(run).toMatchObject({
       status: 'failed',
-      error: 'timed out after 1000 ms',
-      trigger: `turn:${sent.turnId}`
+      error: 'timed out after 1500 ms',
+      trigger: `turn:${sent.turnId}`,
+      actor: 'brisk'
     });
+    expect(run!.durationMs).toBeGreaterThanOrEqual(1500);
     // Killed at its time-out and removed before the model heard of it.
     const actions = containerEvents(`berth.skill.run=${run!.runId}`, since).map((e) => e.action);
     expect(actions).toEqual(expect.arrayContaining(['start', 'kill', 'destroy']));

@@ -306,9 +306,13 @@ export class SkillService {
     return this.runs.failRunning(Date.now());
   }
 
-  /** Containers of runs a previous Berth never finished: removed (engines that answer). */
+  /**
+   * Containers of runs a previous Berth never finished: removed (engines that answer). Only
+   * those of runs recorded here: a container of another Berth's run on a shared engine is its.
+   */
   async removeLeftovers(): Promise<number> {
-    return (await this.#runners.container.recover?.()) ?? 0;
+    const ours = (runId: string) => this.runs.byId(runId) !== undefined;
+    return (await this.#runners.container.recover?.(ours)) ?? 0;
   }
 
   #notBuiltin(list: SkillDefinition[]): SkillDefinition[] {
