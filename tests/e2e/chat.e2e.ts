@@ -19,12 +19,16 @@ import { screenshots } from './screenshots';
 let fake: FakeOpenAi;
 // The container skill made here has this run's id in its own: Berth labels every container a
 // run starts `berth.skill=<id>`, so only this file's leftovers are looked for and removed.
-const SHOUT = `e2e-shout-${randomUUID().slice(0, 8)}`;
+const RUN = randomUUID().slice(0, 8);
+const SHOUT = `e2e-shout-${RUN}`;
+const GRUMBLE = `e2e-grumble-${RUN}`;
 const skillContainers = () =>
-  execFileSync('docker', ['ps', '-aq', '--filter', `label=berth.skill=${SHOUT}`])
-    .toString()
-    .split('\n')
-    .filter(Boolean);
+  [SHOUT, GRUMBLE].flatMap((skill) =>
+    execFileSync('docker', ['ps', '-aq', '--filter', `label=berth.skill=${skill}`])
+      .toString()
+      .split('\n')
+      .filter(Boolean)
+  );
 test.beforeAll(async () => {
   fake = await startFakeOpenAi();
 });
@@ -175,10 +179,18 @@ test("a model's call of a container skill is a card with the params and the cont
       timeoutMs: 20000
     }
   });
+  await call(page, 'skills.save', {
+    definition: {
+      id: GRUMBLE,
+      kind: 'container',
+      image: 'berth-test/busybox:latest',
+      command: ['sh', '-c', 'echo partial; echo "no such disk: db-9" >&2; exit 3']
+    }
+  });
   await call(page, 'agents.create', {
     name: 'e2e-tools',
     provider: 'e2e-tools-wire',
-    skills: [SHOUT]
+    skills: [SHOUT, GRUMBLE]
   });
   fake.script(
     toolCallAnswer([{ name: SHOUT, arguments: { text: 'make me loud' } }]),
@@ -204,6 +216,26 @@ test("a model's call of a container skill is a card with the params and the cont
   await expect(card).toContainText('Result');
   await expect(card).toContainText('"TEXT": "MAKE ME LOUD"');
   // The run's container is gone once its result is in.
+  expect(skillContainers()).toEqual([]);
+
+  // A failed run: its card shows the reason, the exit code, the output and what it printed.
+  fake.script(toolCallAnswer([{ name: GRUMBLE, arguments: {} }]), textAnswer(['db-9 is missing.']));
+  await input.fill('check db-9');
+  await input.press('Enter');
+  await expect(log.locator('[data-role="assistant"]').last()).toContainText('db-9 is missing.', {
+    timeout: 20_000
+  });
+  const failed = log.locator(`details[data-tool="${GRUMBLE}"]`);
+  await failed.locator('summary').click();
+  await expect(failed).toContainText('failed');
+  await expect(failed).toContainText('exited with code 3');
+  await expect(failed.locator('pre')).toHaveText([
+    '{}',
+    'exited with code 3',
+    '3',
+    '"partial"',
+    'no such disk: db-9'
+  ]);
   expect(skillContainers()).toEqual([]);
   await screenshots(page, info, 'chat-container-tool');
 });
