@@ -259,8 +259,11 @@ describe('a turn whose model calls container and http skills as tools', () => {
     });
     expect(run!.durationMs).toBeGreaterThanOrEqual(1500);
     // Killed at its time-out and removed before the model heard of it.
-    const actions = containerEvents(`berth.skill.run=${run!.runId}`, since).map((e) => e.action);
-    expect(actions).toEqual(expect.arrayContaining(['start', 'kill', 'destroy']));
+    const events = containerEvents(`berth.skill.run=${run!.runId}`, since);
+    expect(events.map((e) => e.action)).toEqual(
+      expect.arrayContaining(['start', 'kill', 'destroy'])
+    );
+    expect(events.find((e) => e.action === 'destroy')!.at).toBeLessThanOrEqual(followUp.at);
     expect(containersLabelled(`berth.skill.run=${run!.runId}`)).toBe('');
   }, 30_000);
 

@@ -61,6 +61,8 @@ export function containersLabelled(label: string): string {
 export interface ContainerEvent {
   action: string;
   attributes: Record<string, string>;
+  /** When the engine says it happened, epoch ms. */
+  at: number;
 }
 
 /** The engine's container events since `sinceMs` (epoch ms) for containers carrying `label`. */
@@ -89,7 +91,8 @@ export function containerEvents(label: string, sinceMs: number): ContainerEvent[
       const e = JSON.parse(line) as {
         Action: string;
         Actor: { Attributes: Record<string, string> };
+        timeNano: number;
       };
-      return { action: e.Action, attributes: e.Actor.Attributes };
+      return { action: e.Action, attributes: e.Actor.Attributes, at: e.timeNano / 1e6 };
     });
 }
