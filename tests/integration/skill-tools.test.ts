@@ -267,6 +267,36 @@ describe('a turn whose model calls container and http skills as tools', () => {
     expect(containersLabelled(`berth.skill.run=${run!.runId}`)).toBe('');
   }, 30_000);
 
+  it('turn.cancel during a container skill stops the container and ends the turn cancelled', async () => {
+    const first = fake.requests.length;
+    fake.script(toolCallAnswer([{ name: 'nap', arguments: {} }]));
+    const sent = await sendMessage(berth, OPS, 'tooled', 'nap, then stop');
+    let run: Run | undefined;
+    for (let i = 0; i < 100 && !run; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      run = (await runsOf('nap')).find((r) => r.trigger === `turn:${sent.turnId}`);
+    }
+    const mine = `berth.skill.run=${run!.runId}`;
+    for (let i = 0; i < 100 && containersLabelled(mine) === ''; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(containersLabelled(mine)).not.toBe('');
+    await callRpc(berth, OPS, 'turn.cancel', { turnId: sent.turnId });
+    expect(await settledTurn(berth, OPS, sent.turnId)).toMatchObject({
+      state: 'cancelled',
+      error: 'cancelled by ops'
+    });
+    // Nothing went back to the model, and the run ended with the turn.
+    expect(fake.requests.length - first).toBe(1);
+    let ended: Run | undefined;
+    for (let i = 0; i < 100 && ended?.status !== 'failed'; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      ended = (await runsOf('nap')).find((r) => r.runId === run!.runId);
+    }
+    expect(ended).toMatchObject({ status: 'failed', error: 'cancelled' });
+    expect(ended!.durationMs).toBeLessThan(1500);
+    expect(containersLabelled(mine)).toBe('');
+  }, 20_000);
+
   it("hands the model a failed run's exit code, output and printed lines beside the reason", async () => {
     const first = fake.requests.length;
     fake.script(
