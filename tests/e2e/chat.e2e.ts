@@ -1,7 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import {
   startFakeOpenAi,
   textAnswer,
+  toolCallAnswer,
   type Answer,
   type FakeOpenAi
 } from '../integration/helpers/fake-openai';
@@ -14,11 +17,25 @@ import { screenshots } from './screenshots';
  * (so a reply is seen streaming, and a turn can be stopped while it runs).
  */
 let fake: FakeOpenAi;
+// The container skill made here has this run's id in its own: Berth labels every container a
+// run starts `berth.skill=<id>`, so only this file's leftovers are looked for and removed.
+const RUN = randomUUID().slice(0, 8);
+const SHOUT = `e2e-shout-${RUN}`;
+const GRUMBLE = `e2e-grumble-${RUN}`;
+const skillContainers = () =>
+  [SHOUT, GRUMBLE].flatMap((skill) =>
+    execFileSync('docker', ['ps', '-aq', '--filter', `label=berth.skill=${skill}`])
+      .toString()
+      .split('\n')
+      .filter(Boolean)
+  );
 test.beforeAll(async () => {
   fake = await startFakeOpenAi();
 });
 test.afterAll(async () => {
   await fake?.close();
+  const left = skillContainers();
+  if (left.length) execFileSync('docker', ['rm', '-f', ...left]);
 });
 
 /** Calls the console's tRPC from the signed-in page, as the page itself would. */
@@ -133,6 +150,94 @@ test('a message sent with Enter streams its reply; tool calls are cards; Markdow
   await expect(log.locator('[data-turn-state="cancelled"]')).toContainText('Stopped');
   await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
   await expect(log.locator('[data-streaming]')).toHaveCount(0);
+});
+
+test("a model's call of a container skill is a card with the params and the container's result", async ({
+  page
+}, info) => {
+  test.setTimeout(60_000);
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await expect(page).toHaveURL(/\/$/);
+  await hydrated(page);
+  await call(page, 'providers.add', {
+    name: 'e2e-tools-wire',
+    baseUrl: fake.url,
+    model: 'fake-small'
+  });
+  await call(page, 'skills.save', {
+    definition: {
+      id: SHOUT,
+      kind: 'container',
+      description: 'Upper-cases the JSON it reads on stdin',
+      image: 'berth-test/busybox:latest',
+      command: ['sh', '-c', 'tr a-z A-Z'],
+      paramsSchema: {
+        type: 'object',
+        properties: { text: { type: 'string' } },
+        required: ['text']
+      },
+      timeoutMs: 20000
+    }
+  });
+  await call(page, 'skills.save', {
+    definition: {
+      id: GRUMBLE,
+      kind: 'container',
+      image: 'berth-test/busybox:latest',
+      command: ['sh', '-c', 'echo partial; echo "no such disk: db-9" >&2; exit 3']
+    }
+  });
+  await call(page, 'agents.create', {
+    name: 'e2e-tools',
+    provider: 'e2e-tools-wire',
+    skills: [SHOUT, GRUMBLE]
+  });
+  fake.script(
+    toolCallAnswer([{ name: SHOUT, arguments: { text: 'make me loud' } }]),
+    textAnswer(['It says ', 'MAKE ME LOUD.'])
+  );
+
+  await page.goto('/chat?agent=e2e-tools');
+  await hydrated(page);
+  const input = page.getByLabel('Message', { exact: true });
+  await input.fill('shout "make me loud"');
+  await input.press('Enter');
+  const log = page.getByRole('log', { name: 'Messages' });
+  await expect(log.locator('[data-role="assistant"]').last()).toContainText(
+    'It says MAKE ME LOUD.',
+    { timeout: 20_000 }
+  );
+  const card = log.locator(`details[data-tool="${SHOUT}"]`);
+  await expect(card).toBeVisible();
+  await card.locator('summary').click();
+  await expect(card).toContainText('Params');
+  await expect(card).toContainText('"text": "make me loud"');
+  // The container's stdout (the params JSON upper-cased), parsed as the result.
+  await expect(card).toContainText('Result');
+  await expect(card).toContainText('"TEXT": "MAKE ME LOUD"');
+  // The run's container is gone once its result is in.
+  expect(skillContainers()).toEqual([]);
+
+  // A failed run: its card shows the reason, the exit code, the output and what it printed.
+  fake.script(toolCallAnswer([{ name: GRUMBLE, arguments: {} }]), textAnswer(['db-9 is missing.']));
+  await input.fill('check db-9');
+  await input.press('Enter');
+  await expect(log.locator('[data-role="assistant"]').last()).toContainText('db-9 is missing.', {
+    timeout: 20_000
+  });
+  const failed = log.locator(`details[data-tool="${GRUMBLE}"]`);
+  await failed.locator('summary').click();
+  await expect(failed).toContainText('failed');
+  await expect(failed).toContainText('exited with code 3');
+  await expect(failed.locator('pre')).toHaveText([
+    '{}',
+    'exited with code 3',
+    '3',
+    '"partial"',
+    'no such disk: db-9'
+  ]);
+  expect(skillContainers()).toEqual([]);
+  await screenshots(page, info, 'chat-container-tool');
 });
 
 test('older messages load as the reader scrolls up, and the view stays put', async ({ page }) => {

@@ -10,14 +10,8 @@ import {
 } from './helpers/fake-openai';
 import { bearer, callRpc, rpcRequest } from './helpers/rpc';
 import { openRpcWs } from './helpers/sockets';
+import { sendMessage, settledTurn, type TurnView as Turn } from './helpers/turns';
 
-type Turn = {
-  turnId: string;
-  state: string;
-  result: string | null;
-  error: string | null;
-  usage: { prompt: number; completion: number };
-};
 type Note = { topic: string; data: Record<string, unknown> };
 
 describe('openai provider against a local OpenAI-compatible server', () => {
@@ -58,25 +52,8 @@ describe('openai provider against a local OpenAI-compatible server', () => {
     await fake?.close();
   });
 
-  const send = async (agentName: string, message: string) => {
-    const { result } = await callRpc<{ turnId: string; sessionId: string }>(
-      berth,
-      OPS,
-      'agent.sendMessage',
-      { agentName, channel: 'it', userId: 'u', message }
-    );
-    return result!;
-  };
-  const turn = async (turnId: string) =>
-    (await callRpc<Turn>(berth, OPS, 'turn.get', { turnId })).result!;
-  const settled = async (turnId: string, ms = 8000): Promise<Turn> => {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const t = await turn(turnId);
-      if (['completed', 'failed', 'cancelled'].includes(t.state) || Date.now() > deadline) return t;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  };
+  const send = (agentName: string, message: string) => sendMessage(berth, OPS, agentName, message);
+  const settled = (turnId: string, ms = 8000): Promise<Turn> => settledTurn(berth, OPS, turnId, ms);
   const until = async (check: () => boolean, ms = 5000) => {
     const deadline = Date.now() + ms;
     while (!check()) {

@@ -1,14 +1,19 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { trpc, type Berth } from './helpers/berth';
+import { startBerth, trpc, type Berth } from './helpers/berth';
 import { signInAs, startWithAdmin } from './helpers/console';
-import { buildTestImage, removeLabelled } from './helpers/engine';
+import { BASE_IMAGE, buildTestImage, removeLabelled } from './helpers/engine';
 import { callRpc } from './helpers/rpc';
+import {
+  containersLabelled,
+  startRecordingServer,
+  type RecordingServer,
+  type SeenCall
+} from './helpers/skill-fixtures';
 
 /**
  * Container and http skills run for real: containers on the local engine (from a test image
@@ -17,6 +22,8 @@ import { callRpc } from './helpers/rpc';
  */
 const RUN = `r${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const LABEL = `berth.test=${RUN}`;
+/** Containers standing for another Berth's, from the base image (the test image carries LABEL). */
+const OTHER = `berth.test=${RUN}-other`;
 const IMAGE = `berth-test/skill-${RUN}:1`;
 const KEY = 'skills-rest-key-0123456789abcdef';
 const RPC = 'skills-rpc-token-0123456789abcdef';
@@ -95,9 +102,9 @@ describe('container and http skills, run for real', () => {
   let berth: Berth;
   let admin: string;
   let operator: string;
-  let server: Server;
+  let endpoint: RecordingServer;
   let port: number;
-  const seen: { url: string; body: string; type: string | undefined }[] = [];
+  let seen: SeenCall[] = [];
 
   const rest = async (path: string, body?: unknown) => {
     const res = await fetch(`${berth.url}/api/v1${path}`, {
@@ -109,28 +116,13 @@ describe('container and http skills, run for real', () => {
   };
   const trigger = (skill_id: string, params: Json = {}) =>
     rest('/skills/trigger', { skill_id, params });
-  const leftovers = () =>
-    execFileSync('docker', ['ps', '-aq', '--filter', `label=${LABEL}`], {
-      encoding: 'utf8'
-    }).trim();
+  const leftovers = () => containersLabelled(LABEL);
 
   beforeAll(async () => {
     buildTestImage(IMAGE, LABEL);
-    server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        seen.push({ url: req.url ?? '', body, type: req.headers['content-type'] });
-        if (req.url === '/fail') {
-          res.writeHead(503).end('down');
-          return;
-        }
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ got: JSON.parse(body || 'null') as unknown, url: req.url }));
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    port = (server.address() as AddressInfo).port;
+    endpoint = await startRecordingServer();
+    port = endpoint.port;
+    seen = endpoint.seen;
     const config = {
       gateway: {
         rest: { apiKeys: [{ name: 'ci', key: KEY, role: 'operator' }], skillWaitMs: 15000 },
@@ -138,21 +130,13 @@ describe('container and http skills, run for real', () => {
       },
       skills: skills(port)
     };
-    // A container a previous Berth left behind (killed mid-run): removed at start.
-    execFileSync('docker', [
-      'create',
-      '--label',
-      LABEL,
-      '--label',
-      'berth.skill.run=left-behind',
-      IMAGE
-    ]);
     ({ berth, admin } = await startWithAdmin({ config: stringify(config) }));
     operator = await signInAs(berth, admin, 'operator');
   }, 60_000);
   afterAll(async () => {
     await berth?.stop();
-    server?.close();
+    await endpoint?.close();
+    removeLabelled(OTHER);
     removeLabelled(LABEL);
   });
 
@@ -169,15 +153,6 @@ describe('container and http skills, run for real', () => {
     expect(run.json.logs).toContain('working on hi "there"');
     expect(run.json).toMatchObject({ trigger: 'rest', actor: 'ci', exitCode: 0 });
     expect(leftovers()).toBe('');
-  });
-
-  it('removes containers of runs a previous Berth left at start', async () => {
-    const gone = () =>
-      execFileSync('docker', ['ps', '-aq', '--filter', 'label=berth.skill.run=left-behind'], {
-        encoding: 'utf8'
-      }).trim();
-    for (let i = 0; i < 50 && gone() !== ''; i++) await new Promise((r) => setTimeout(r, 100));
-    expect(gone()).toBe('');
   });
 
   it('makes a container skill from an image the build-file studio built', async () => {
@@ -333,4 +308,57 @@ describe('container and http skills, run for real', () => {
     const refused = await trpc(berth, operator, 'skills.save', { definition: def });
     expect(refused.body.error?.message).toContain('declared in the config file');
   });
+  it("at start removes the containers of its own unfinished runs, never another Berth's", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'berth-it-'));
+    const config = stringify({
+      gateway: { rest: { apiKeys: [{ name: 'ci', key: KEY, role: 'operator' }], skillWaitMs: 0 } },
+      skills: [{ id: 'sleepy', kind: 'container', image: IMAGE, command: ['sleep', '60'] }]
+    });
+    // A run another Berth on the same engine has going.
+    const foreign = execFileSync(
+      'docker',
+      ['run', '-d', '--label', OTHER, '--label', 'berth.skill.run=another-berths-run'].concat([
+        BASE_IMAGE,
+        'sleep',
+        '60'
+      ]),
+      { encoding: 'utf8' }
+    ).trim();
+    let killed: Berth | undefined = await startBerth({ config, dataDir });
+    let again: Berth | undefined;
+    try {
+      const res = await fetch(`${killed.url}/api/v1/skills/trigger`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ skill_id: 'sleepy' })
+      });
+      const { runId } = (await res.json()) as { runId: string };
+      const mine = `berth.skill.run=${runId}`;
+      for (let i = 0; i < 100 && containersLabelled(mine) === ''; i++)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(containersLabelled(mine)).not.toBe('');
+      await killed.stop('SIGKILL');
+      killed = undefined;
+      expect(containersLabelled(mine)).not.toBe('');
+
+      again = await startBerth({ config, dataDir });
+      const started = again;
+      for (let i = 0; i < 100 && !started.output().includes('unfinished skill runs'); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(started.output()).toContain('"containers":1');
+      expect(containersLabelled(mine)).toBe('');
+      expect(containersLabelled('berth.skill.run=another-berths-run')).toBe(foreign.slice(0, 12));
+      const run = await fetch(`${again.url}/api/v1/skills/runs/${runId}`, {
+        headers: { authorization: `Bearer ${KEY}` }
+      });
+      expect(await run.json()).toMatchObject({
+        status: 'failed',
+        error: 'interrupted by a restart'
+      });
+    } finally {
+      await killed?.stop('SIGKILL');
+      await again?.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 40_000);
 });

@@ -139,12 +139,18 @@ export function matchesActivity(item: ActivityItem, filter: ActivityFilter): boo
   );
 }
 
-/** A tool call as the runner records it: a `tool` message holding `{skill, params, output}`. */
+/**
+ * A tool call as the runner records it: a `tool` message holding `{skill, params, output}`, or
+ * for a failed one `{skill, params, error}` with what else the model got (exit code, the output
+ * before the failure, the last log lines).
+ */
 export interface ToolCall {
   skill: string;
   params: Record<string, unknown>;
   output?: unknown;
   error?: string;
+  exitCode?: number;
+  logs?: string;
 }
 
 export function parseToolCall(content: string): ToolCall | null {
@@ -161,7 +167,9 @@ export function parseToolCall(content: string): ToolCall | null {
       skill: v.skill,
       params,
       ...('output' in v ? { output: v.output } : {}),
-      ...(typeof v.error === 'string' ? { error: v.error } : {})
+      ...(typeof v.error === 'string' ? { error: v.error } : {}),
+      ...(typeof v.exitCode === 'number' ? { exitCode: v.exitCode } : {}),
+      ...(typeof v.logs === 'string' ? { logs: v.logs } : {})
     };
   } catch {
     return null;

@@ -27,6 +27,8 @@ export interface ConfigParts {
   agents?: Record<string, unknown>[];
   /** providers: by name */
   providers?: Record<string, Record<string, unknown>>;
+  /** skills: definitions, as in berth.yaml */
+  skills?: Record<string, unknown>[];
   /** Further keys of the gateway section (rpc.ws, rest.waitMs, turns, authThrottle …). */
   gateway?: { rpc?: object; rest?: object; [key: string]: unknown };
   /** Further keys of the webhooks section (rateLimit, mappings …). */
@@ -43,5 +45,6 @@ export function berthConfig(parts: ConfigParts): string {
     config.webhooks = { enabled: true, token: parts.webhookToken, ...parts.webhooks };
   if (parts.agents) config.agents = parts.agents;
   if (parts.providers) config.providers = parts.providers;
+  if (parts.skills) config.skills = parts.skills;
   return stringify(config);
 }

@@ -1,5 +1,6 @@
 import {
   estimateTokens,
+  ToolFailure,
   type Provider,
   type ProviderChunk,
   type ProviderRequest
@@ -65,7 +66,8 @@ export class BuiltinProvider implements Provider {
         return `Skill ${id} returned: ${JSON.stringify(output)}`;
       } catch (err) {
         const error = err instanceof Error ? err.message : String(err);
-        tools.push({ type: 'tool', skillId: id, params, error });
+        const details = err instanceof ToolFailure ? { details: err.details } : {};
+        tools.push({ type: 'tool', skillId: id, params, error, ...details });
         return `Skill ${id} failed: ${error}`;
       }
     }

@@ -16,6 +16,7 @@ export interface ProviderRequest {
   input: string;
   trust: InputTrust;
   skills: SkillInfo[];
+  /** The skill's output; rejects with the reason, a ToolFailure when there is more to tell. */
   runSkill(id: string, params: Record<string, unknown>): Promise<unknown>;
   status(): Record<string, unknown>;
   signal: AbortSignal;
@@ -30,6 +31,8 @@ export type ProviderChunk =
       params: Record<string, unknown>;
       output?: unknown;
       error?: string;
+      /** A ToolFailure's details (exit code, partial output, log lines), beside `error`. */
+      details?: Record<string, unknown>;
     }
   | { type: 'done'; text: string; usage: { prompt: number; completion: number } };
 
@@ -41,6 +44,20 @@ export interface Provider {
   check?(signal: AbortSignal): Promise<void>;
   /** The model ids the endpoint lists (Settings → Providers' "test connection"). */
   models?(signal: AbortSignal): Promise<string[]>;
+}
+
+/**
+ * A tool that ran and failed with more to tell than its reason: the exit code, the output it
+ * gave before failing, its last log lines. The model gets them beside `error`, to act on.
+ */
+export class ToolFailure extends Error {
+  constructor(
+    message: string,
+    readonly details: Record<string, unknown>
+  ) {
+    super(message);
+    this.name = 'ToolFailure';
+  }
 }
 
 /** A rough token count (4 characters a token) for providers that report none. */

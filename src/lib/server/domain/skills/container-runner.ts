@@ -65,14 +65,20 @@ export class ContainerRunner implements SkillRunner<ContainerSkill> {
     }
   }
 
-  /** At start: containers of runs a previous Berth never finished, on every engine. */
-  async recover(): Promise<number> {
+  /**
+   * At start: containers of runs a previous Berth never finished, on every engine. Only runs
+   * `ours` knows (this Berth's records): another Berth on the same engine keeps its running
+   * skills.
+   */
+  async recover(ours: (runId: string) => boolean): Promise<number> {
     let removed = 0;
     for (const name of this.engines.names()) {
       try {
         const engine = this.engines.get(name);
         const left = await listContainers(engine, { all: true, filters: { label: [RUN_LABEL] } });
         for (const c of left) {
+          const runId = c.Labels[RUN_LABEL];
+          if (!runId || !ours(runId)) continue;
           await removeContainer(engine, c.Id, true, true);
           removed++;
         }

@@ -28,8 +28,11 @@ export interface SkillRunner<D extends SkillDefinition = SkillDefinition> {
     params: Record<string, unknown>,
     context: { runId: string; signal: AbortSignal; log: SkillLog }
   ): Promise<SkillResult>;
-  /** At start: removes what runs a previous Berth never finished left behind; how many. */
-  recover?(): Promise<number>;
+  /**
+   * At start: removes what runs a previous Berth never finished left behind, of the runs `ours`
+   * says this Berth recorded; how many.
+   */
+  recover?(ours: (runId: string) => boolean): Promise<number>;
 }
 
 export type SkillRunners = {

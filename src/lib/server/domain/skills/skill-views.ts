@@ -54,3 +54,24 @@ export function toRecord(row: SkillRunRow): SkillRunRecord {
     error: row.error ?? null
   };
 }
+
+/** How much of a failed run's log a model is given: its last lines, up to this many characters. */
+const MODEL_LOG_CHARS = 2048;
+
+/**
+ * What a model is told of a failed run beside the reason: the exit code, the output it gave
+ * before failing (stdout, an endpoint's error body) and the tail of what it printed; Berth's own
+ * `[berth]` lines are left out, the reason says them.
+ */
+export function failureDetails(run: SkillRunRecord): Record<string, unknown> {
+  const printed = (run.logs ?? '')
+    .split('\n')
+    .filter((line) => !line.startsWith('[berth] '))
+    .join('\n')
+    .trim();
+  return {
+    ...(run.exitCode === null ? {} : { exitCode: run.exitCode }),
+    ...(run.output === null || run.output === '' ? {} : { output: run.output }),
+    ...(printed ? { logs: printed.slice(-MODEL_LOG_CHARS) } : {})
+  };
+}

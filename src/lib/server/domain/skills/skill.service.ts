@@ -27,6 +27,13 @@ const BUILTIN_TIMEOUT_MS = 30_000;
 /** What a run's record keeps of its printed lines (the live channel has them all as they come). */
 const LOGS_MAX_CHARS = 256 * 1024;
 
+/** A turn's run that ran and failed: its record (exit code, partial output, logs) comes along. */
+export class SkillRunFailed extends DomainError {
+  constructor(readonly run: SkillRunRecord) {
+    super('INVALID', run.error ?? 'skill failed');
+  }
+}
+
 interface Runnable {
   info: SkillInfo;
   timeoutMs: number;
@@ -271,7 +278,7 @@ export class SkillService {
     );
     if (!started) throw new Error('cancelled');
     const run = await started.done;
-    if (run.status === 'failed') throw new DomainError('INVALID', run.error ?? 'skill failed');
+    if (run.status === 'failed') throw new SkillRunFailed(run);
     return run;
   }
 
@@ -299,9 +306,13 @@ export class SkillService {
     return this.runs.failRunning(Date.now());
   }
 
-  /** Containers of runs a previous Berth never finished: removed (engines that answer). */
+  /**
+   * Containers of runs a previous Berth never finished: removed (engines that answer). Only
+   * those of runs recorded here: a container of another Berth's run on a shared engine is its.
+   */
   async removeLeftovers(): Promise<number> {
-    return (await this.#runners.container.recover?.()) ?? 0;
+    const ours = (runId: string) => this.runs.byId(runId) !== undefined;
+    return (await this.#runners.container.recover?.(ours)) ?? 0;
   }
 
   #notBuiltin(list: SkillDefinition[]): SkillDefinition[] {

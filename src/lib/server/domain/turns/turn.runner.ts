@@ -3,9 +3,10 @@ import type { TurnRepository, TurnRow } from '../../db/repositories/turn.reposit
 import { storageFault } from '../../db/storage-fault';
 import type { AgentService } from '../agents/agent.service';
 import type { DomainBus } from '../bus';
-import type { ProviderChunk, ProviderRequest } from '../providers/provider';
+import { ToolFailure, type ProviderChunk, type ProviderRequest } from '../providers/provider';
 import type { OutboundService } from '../outbound/outbound.service';
-import type { SkillService } from '../skills/skill.service';
+import { SkillRunFailed, type SkillService } from '../skills/skill.service';
+import { failureDetails } from '../skills/skill-views';
 import { whenStored } from '../storage-retry';
 import { toRecord } from './turn.record';
 
@@ -75,13 +76,19 @@ export class TurnRunner {
         runSkill: async (id, params) => {
           if (!offered.some((skill) => skill.id === id))
             throw new Error(`skill ${id} is not offered to this turn`);
-          const run = await this.skills.trigger(
-            id,
-            params,
-            { trigger: `turn:${row.id}`, actor: agent.name },
-            signal
-          );
-          return run.output;
+          try {
+            const run = await this.skills.trigger(
+              id,
+              params,
+              { trigger: `turn:${row.id}`, actor: agent.name },
+              signal
+            );
+            return run.output;
+          } catch (err) {
+            if (err instanceof SkillRunFailed)
+              throw new ToolFailure(err.message, failureDetails(err.run));
+            throw err;
+          }
         },
         status: () => this.agents.status(agent.name),
         signal
@@ -179,7 +186,8 @@ export class TurnRunner {
   ): void {
     const now = Date.now();
     const { messages, done } = this.turns.atomically(() => {
-      // The tool calls the model made, in order, before its reply: `{skill, params, output}`.
+      // The tool calls the model made, in order, before its reply: `{skill, params}` and what
+      // the model got back (`output`, or `error` and any details).
       const posted = tools.map((tool) =>
         this.sessions.appendMessage(row.sessionId, {
           id: crypto.randomUUID(),
@@ -187,7 +195,9 @@ export class TurnRunner {
           content: JSON.stringify({
             skill: tool.skillId,
             params: tool.params,
-            ...(tool.error === undefined ? { output: tool.output } : { error: tool.error })
+            ...(tool.error === undefined
+              ? { output: tool.output }
+              : { error: tool.error, ...tool.details })
           }),
           turnId: row.id,
           channel: row.channel,

@@ -1,5 +1,5 @@
 import type { Provider, ProviderChunk, ProviderRequest } from '../provider';
-import { estimateTokens } from '../provider';
+import { estimateTokens, ToolFailure } from '../provider';
 import type { ProviderSettings } from '../provider.registry';
 import { OpenAiHttp, RequestCancelled } from './openai.http';
 import { sseData } from './sse';
@@ -182,7 +182,7 @@ export class OpenAiProvider implements Provider {
   async #runTool(call: ToolCall, names: ToolNames, request: ProviderRequest) {
     const skillId = names.skill(call.function.name);
     let params: Record<string, unknown> = {};
-    let outcome: { output: unknown } | { error: string };
+    let outcome: { output: unknown } | { error: string; details?: Record<string, unknown> };
     if (!skillId) outcome = { error: `no tool named ${call.function.name} is offered` };
     else {
       try {
@@ -196,7 +196,8 @@ export class OpenAiProvider implements Provider {
       } catch (err) {
         if (request.signal.aborted) throw new RequestCancelled();
         outcome = {
-          error: err instanceof SyntaxError ? 'the arguments are not valid JSON' : message(err)
+          error: err instanceof SyntaxError ? 'the arguments are not valid JSON' : message(err),
+          ...(err instanceof ToolFailure ? { details: err.details } : {})
         };
       }
     }
@@ -206,7 +207,12 @@ export class OpenAiProvider implements Provider {
       params,
       ...outcome
     };
-    return { chunk, content: JSON.stringify(outcome) };
+    // The model reads one flat object: `{output}`, or `{error, exitCode?, output?, logs?}`.
+    const content =
+      'error' in outcome
+        ? { error: outcome.error, ...outcome.details }
+        : { output: outcome.output };
+    return { chunk, content: JSON.stringify(content) };
   }
 }
 
