@@ -169,6 +169,8 @@ export interface ChatMessageNote {
   turnId: string | null;
   role: string;
   content: string;
+  /** Who sent a user message; null for replies and senders without a user. */
+  userId: string | null;
 }
 
 /** Exec sessions and pull progress (contracts/exec.ts) are per socket, outside the channels. */

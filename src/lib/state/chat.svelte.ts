@@ -97,7 +97,7 @@ export class ChatSession {
           content: message.content,
           turnId: message.turnId,
           channel: null,
-          userId: null,
+          userId: message.userId,
           compactedBy: null,
           createdAt: Date.now()
         }

@@ -22,6 +22,8 @@ export interface DomainEvents {
     turnId: string | null;
     role: string;
     content: string;
+    /** Who sent a user message (null for replies, tool calls and senders without a user). */
+    userId: string | null;
   };
   'event.changed': EventRecord;
   'session.changed': {

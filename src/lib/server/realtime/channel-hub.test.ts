@@ -331,8 +331,9 @@ describe('chat channels', () => {
       agentName: 'main',
       messageId: `m-${sessionId}`,
       turnId: 't1',
-      role: 'assistant',
-      content: 'hi'
+      role: 'user',
+      content: 'hi',
+      userId: 'u-ada'
     });
     bus.emit('message.created', note(other));
     bus.emit('message.delta', { turnId: 't2', sessionId: other, agentName: 'main', text: 'x' });
@@ -359,7 +360,14 @@ describe('chat channels', () => {
         'chat.message',
         {
           channel,
-          message: { messageId: `m-${mine}`, turnId: 't1', role: 'assistant', content: 'hi' }
+          // Who sent it travels with it: the chat names the sender without a reload.
+          message: {
+            messageId: `m-${mine}`,
+            turnId: 't1',
+            role: 'user',
+            content: 'hi',
+            userId: 'u-ada'
+          }
         }
       ],
       ['chat.delta', { channel, turnId: 't1', text: 'he' }],

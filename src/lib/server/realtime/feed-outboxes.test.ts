@@ -38,7 +38,7 @@ describe('feed outboxes', () => {
     expect(feeds.held).toBe(1000);
     const message = {
       channel,
-      message: { messageId: 'x', turnId: 't1', role: 'assistant', content: 'done' }
+      message: { messageId: 'x', turnId: 't1', role: 'assistant', content: 'done', userId: null }
     };
     feeds.deliver(channel, 'chat.message', [message], ['m']);
     expect(s.sent.slice(32)).toEqual([

@@ -246,7 +246,8 @@ export class TurnRunner {
         messageId: message.id,
         turnId: row.id,
         role: message.role,
-        content: message.content
+        content: message.content,
+        userId: null
       });
     if (row.delivery === 'announce') this.outbound.kick();
     // Last, so whoever sees `completed` also sees the reply and its announcement.

@@ -145,7 +145,8 @@ export class TurnService {
       messageId,
       turnId,
       role: 'user',
-      content: input.input
+      content: input.input,
+      userId: input.userId ?? null
     });
     this.#addQueued(input.agentName, 1);
     this.bus.emit('turn.changed', toRecord(turn));

@@ -10,8 +10,11 @@ export function sessionSource(bus: DomainBus) {
     const offs = [
       bus.on('message.created', (m) => {
         if (m.sessionId !== sessionId) return;
-        const { messageId, turnId, role, content } = m;
-        publish('chat.message', { channel, message: { messageId, turnId, role, content } });
+        const { messageId, turnId, role, content, userId } = m;
+        publish('chat.message', {
+          channel,
+          message: { messageId, turnId, role, content, userId }
+        });
       }),
       bus.on('message.delta', (d) => {
         if (d.sessionId === sessionId)
