@@ -113,3 +113,36 @@ test('Skills loads with placeholders in columns that stay put, never saying ther
   expectSame(before, after);
   expect(await seen(page)).toBe(false);
 });
+
+test('every other table page loads as skeleton rows under columns that stay put', async ({
+  page
+}, testInfo) => {
+  test.setTimeout(90_000);
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await expect(page).toHaveURL(/\/$/);
+  for (const [path, procedure, label] of [
+    ['/users', 'users.list', 'Users'],
+    ['/tokens', 'credentials.rpcTokens.list', 'RPC tokens'],
+    ['/webhooks', 'webhooks.mappings.list', 'Mappings'],
+    ['/containers', 'engine.containers.list', 'Containers'],
+    ['/images', 'engine.images.list', 'Images'],
+    ['/networks', 'engine.networks.list', 'Networks'],
+    ['/volumes', 'engine.volumes.list', 'Volumes']
+  ] as const) {
+    const release = await holdProcedure(page, procedure);
+    await page.goto(path);
+    await hydrated(page);
+    const table = page.getByRole('table', { name: label, exact: true });
+    await expect(table.locator('tr[data-skeleton]').first()).toBeVisible();
+    // Only skeleton rows: no "No … yet" before the data said so.
+    await expect(table.locator('tbody tr:not([data-skeleton])')).toHaveCount(0);
+    const headers = table.locator('thead th');
+    const before = await boxes(headers);
+    if (path === '/containers') await screenshots(page, testInfo, 'containers-loading');
+    release();
+    await expect(table).toHaveAttribute('aria-busy', 'false');
+    await expect(table.locator('tr[data-skeleton]')).toHaveCount(0);
+    expectSame(before, await boxes(headers));
+    await page.unrouteAll({ behavior: 'wait' });
+  }
+});
