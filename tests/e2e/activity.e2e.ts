@@ -18,7 +18,7 @@ async function webhookToken(page: Page, name: string): Promise<string> {
 test('turns from REST and wake events from a webhook arrive live, filter, open their details, and the delivery log leads there', async ({
   page
 }, info) => {
-  test.setTimeout(60_000);
+  test.setTimeout(90_000);
   await signIn(page, ADMIN.email, ADMIN.password);
   await expect(page).toHaveURL(/\/$/);
   const key = await apiKey(page, 'e2e-activity');
@@ -109,4 +109,47 @@ test('turns from REST and wake events from a webhook arrive live, filter, open t
   await expect(page.locator('dd[data-delivery]')).toContainText('wake');
   await expect(page.getByRole('link', { name: /^turn [0-9a-f]{8}$/ })).toBeVisible();
   await screenshots(page, info, 'activity-event');
+
+  // A time range: from a moment after the first turn, it is left out and a new turn comes in
+  // live; the range stays in the link through a reload, beside the other filters.
+  const cut = new Date().toISOString();
+  const send = async (message: string) => {
+    const res = await page.request.post('/api/v1/chat/send', {
+      headers: { authorization: `Bearer ${key}` },
+      data: { message, session: 'e2e-activity' }
+    });
+    expect(res.status()).toBe(200);
+    return ((await res.json()) as { turnId: string }).turnId;
+  };
+  await page.goto(`/activity?source=rest&range=custom&from=${encodeURIComponent(cut)}`);
+  await hydrated(page);
+  await expect(page.getByText('Live', { exact: true })).toBeVisible();
+  await expect(page.getByLabel(/^Time/)).toHaveValue('custom');
+  await expect(page.getByLabel('From', { exact: true })).toHaveValue(/^\d{4}-\d\d-\d\dT\d\d:\d\d$/);
+  const fresh = await send('after the cut');
+  await expect(rows.locator(`[data-activity="${fresh}"]`)).toBeVisible();
+  await expect(turnRow).toHaveCount(0);
+  await page.reload();
+  await hydrated(page);
+  await expect(rows.locator(`[data-activity="${fresh}"]`)).toBeVisible();
+  await expect(turnRow).toHaveCount(0);
+  expect(new URL(page.url()).searchParams.get('source')).toBe('rest');
+  await screenshots(page, info, 'activity-range');
+
+  // A preset takes the older turn back in and replaces the range in the link.
+  await page.getByLabel(/^Time/).selectOption('1h');
+  await expect(turnRow).toBeVisible();
+  await expect(page).toHaveURL(/[?&]range=1h(&|$)/);
+  await expect(page).not.toHaveURL(/from=/);
+
+  // A range that ended: a live turn after it is not shown.
+  await page.goto(`/activity?range=custom&to=${encodeURIComponent(cut)}`);
+  await hydrated(page);
+  await expect(page.getByText('Live', { exact: true })).toBeVisible();
+  await expect(turnRow).toBeVisible();
+  const outside = await send('outside the range');
+  await expect(rows.locator(`[data-activity="${fresh}"]`)).toHaveCount(0);
+  await page.waitForTimeout(1_500);
+  await expect(rows.locator(`[data-activity="${outside}"]`)).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /new/ })).toHaveCount(0);
 });

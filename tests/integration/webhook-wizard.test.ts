@@ -4,6 +4,7 @@ import { PRESETS } from '$lib/webhooks/presets';
 import { AUTH, hook, openDb, send, TOKEN } from '../fixtures/webhooks';
 import { trpc, type Berth } from './helpers/berth';
 import { signInAs, startWithAdmin } from './helpers/console';
+import { connectSocket, waitFor } from './helpers/sockets';
 
 const config = `
 gateway:
@@ -138,6 +139,56 @@ describe('the webhook wizard: capture endpoint, test deliveries, GitLab tokens',
       'query'
     );
     expect(got.data.delivery.body).toEqual({ small: true });
+  });
+
+  it('pushes the delivery to its opener on webhook.capture:<id> as it arrives, and tells the close', async () => {
+    const { id, token } = (
+      await call<{ id: string; token: string }>(operator, 'webhooks.capture.open')
+    ).data;
+    const channel = `webhook.capture:${id}`;
+    const sockets = await Promise.all(
+      [operator, viewer, admin].map((cookie) => connectSocket(berth, cookie))
+    );
+    const [mine, viewers, others] = sockets;
+    try {
+      // A viewer by role; an admin who did not open it by owner: neither follows it.
+      expect(await viewers!.emitWithAck('room.join', channel)).toEqual({
+        ok: false,
+        error: `the ${channel} room needs the operator role`
+      });
+      expect(await others!.emitWithAck('room.join', channel)).toMatchObject({ ok: false });
+      expect(await mine!.emitWithAck('room.join', channel)).toEqual({ ok: true });
+
+      const captured = waitFor<{ channel: string; delivery: Data }>(mine!, 'webhook.captured');
+      const sentAt = Date.now();
+      const res = await hook(berth.port, `/hooks/capture/${id}`, push.sample.body, {
+        authorization: `Bearer ${token}`,
+        'x-github-event': 'push'
+      });
+      expect(res.status).toBe(200);
+      const got = await captured;
+      expect(Date.now() - sentAt).toBeLessThan(1_000);
+      expect(got.channel).toBe(channel);
+      // The same shape `webhooks.capture.get` answers, secrets left out.
+      const polled = await call<{ delivery: Data }>(
+        operator,
+        'webhooks.capture.get',
+        { id },
+        'query'
+      );
+      expect(got.delivery).toEqual(polled.data.delivery);
+      expect(got.delivery.body).toEqual(push.sample.body);
+      expect(JSON.stringify(got.delivery)).not.toContain(token);
+
+      const ended = waitFor<{ reason: string }>(mine!, 'webhook.capture.ended');
+      expect((await call(operator, 'webhooks.capture.close', { id })).status).toBe(200);
+      expect(await ended).toEqual({ channel, reason: 'closed' });
+      // Ended: a new join is refused.
+      await mine!.emitWithAck('room.leave', channel);
+      expect(await mine!.emitWithAck('room.join', channel)).toMatchObject({ ok: false });
+    } finally {
+      for (const socket of sockets) socket.close();
+    }
   });
 
   it('sends a test delivery through the mapping and reports the logged row with its session', async () => {

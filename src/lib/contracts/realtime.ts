@@ -8,6 +8,7 @@ import type { TurnRecord } from './assistant';
 import type { ExecClientEvents, ExecServerEvents } from './exec';
 import type { Role } from './roles';
 import type { User } from './users';
+import type { CapturedDelivery } from './webhooks';
 
 /**
  * A kind of realtime channel: the role a socket needs to join it, and what its parameter looks
@@ -51,7 +52,12 @@ export const CHANNELS = {
   /** `session:<chat session id>`: its new messages, reply deltas and turn changes. */
   session: { role: 'viewer', params: z.string().regex(/^[0-9a-f-]{36}$/) },
   /** `activity`: every turn and system event as it changes, as small timeline rows. */
-  activity: { role: 'viewer', params: z.undefined() }
+  activity: { role: 'viewer', params: z.undefined() },
+  /**
+   * `webhook.capture:<capture id>`: the wizard's capture, for the operator who opened it only
+   * (the server also checks the opener): its delivery the moment it arrives, then its end.
+   */
+  'webhook.capture': { role: 'operator', params: z.string().regex(/^[a-z0-9]{16,40}$/) }
 } as const satisfies Record<string, ChannelSpec>;
 
 export type ChannelKind = keyof typeof CHANNELS;
@@ -209,6 +215,10 @@ export interface ServerToClientEvents extends ExecServerEvents {
   'activity.item': (payload: { channel: string; item: ActivityItem }) => void;
   /** `missed` rows were not sent to this socket (it read too slowly): reload to see them. */
   'activity.gap': (payload: { channel: string; missed: number }) => void;
+  /** The capture's delivery (as `webhooks.capture.get` answers it), once it arrived. */
+  'webhook.captured': (payload: { channel: string; delivery: CapturedDelivery }) => void;
+  /** The capture expired or was closed: nothing more comes on the channel. */
+  'webhook.capture.ended': (payload: { channel: string; reason: 'expired' | 'closed' }) => void;
   /**
    * An engine stream behind a channel ended (the container stopped, the engine went away, or
    * never opened): nothing more comes until the channel is left and joined again.

@@ -289,6 +289,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
         builds: services.buildfiles.builds,
         skills: services.skills,
         activity: services.chat.activity,
+        captures: gateway.webhooks.captures,
         logger,
         acceptsHandshake,
         onCount: (n) => metrics.sockets.set({ transport: 'socket.io' }, n)

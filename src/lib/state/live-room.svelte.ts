@@ -16,10 +16,13 @@ export class LiveRoom {
 
   readonly #channel: ChannelName;
   readonly #subscribe: Subscribe;
+  readonly #onjoined: (() => void) | undefined;
 
-  constructor(channel: ChannelName, subscribe: Subscribe) {
+  /** `onjoined` runs after every accepted (re)join: a page reads what it missed while away. */
+  constructor(channel: ChannelName, subscribe: Subscribe, onjoined?: () => void) {
     this.#channel = channel;
     this.#subscribe = subscribe;
+    this.#onjoined = onjoined;
   }
 
   /** Returns the function that stops listening, fit to return from onMount. */
@@ -30,6 +33,7 @@ export class LiveRoom {
       socket.emit('room.join', this.#channel, (result) => {
         this.status = result.ok ? 'live' : 'refused';
         this.refusal = result.ok ? null : result.error;
+        if (result.ok) this.#onjoined?.();
       });
     };
     const offline = () => {

@@ -285,7 +285,8 @@ describe('console channels', () => {
         engines: () => null,
         builds: domain.buildfiles.builds,
         skills: domain.skills,
-        activity: domain.chat.activity
+        activity: domain.chat.activity,
+        captures: domain.webhooks.captures
       }),
       t.transport
     );
@@ -317,7 +318,8 @@ describe('chat channels', () => {
         engines: () => null,
         builds: domain.buildfiles.builds,
         skills: domain.skills,
-        activity: domain.chat.activity
+        activity: domain.chat.activity,
+        captures: domain.webhooks.captures
       }),
       t.transport
     );
@@ -380,6 +382,52 @@ describe('chat channels', () => {
       expect.objectContaining({ kind: 'turn', id: 't2' })
     ]);
     expect(JSON.stringify(rows)).not.toContain('hello');
+    hub.close();
+    domain.close();
+  });
+});
+
+describe('the webhook capture channel', () => {
+  it("admits the capture's opener only, sends the delivery as it arrives, then the end", () => {
+    const t = memoryTransport();
+    const domain = testDomain();
+    const captures = domain.webhooks.captures;
+    const hub = new ChannelHub(
+      consoleChannels({
+        bus: new DomainBus(),
+        engines: () => null,
+        builds: domain.buildfiles.builds,
+        skills: domain.skills,
+        activity: domain.chat.activity,
+        captures
+      }),
+      t.transport
+    );
+    const ada = { id: 'u1', email: 'ada@example.com', ip: null, role: 'operator' as const };
+    const { id, token } = captures.open(ada);
+    const channel = `webhook.capture:${id}`;
+    expect(hub.join('v', 'viewer', channel, {}, 'u1')?.code).toBe('forbidden');
+    expect(hub.join('b', 'operator', channel, {}, 'u2')?.code).toBe('forbidden');
+    expect(hub.join('a', 'operator', 'webhook.capture:unknownunknown00', {}, 'u1')?.code).toBe(
+      'forbidden'
+    );
+    expect(hub.join('a', 'operator', channel, {}, 'u1')).toBeNull();
+    expect(t.received('a')).toEqual([]);
+    captures.receive(id, token, { 'x-a': '1' }, { n: 1 });
+    // A second tab of the opener joins after the delivery: it gets it at once.
+    expect(hub.join('a2', 'operator', channel, {}, 'u1')).toBeNull();
+    captures.close(ada, id);
+    const delivery = {
+      receivedAt: expect.any(Number) as number,
+      headers: { 'x-a': '1' },
+      body: { n: 1 }
+    };
+    const expected = [
+      ['webhook.captured', { channel, delivery }],
+      ['webhook.capture.ended', { channel, reason: 'closed' }]
+    ];
+    expect(t.received('a')).toEqual(expected);
+    expect(t.received('a2')).toEqual(expected);
     hub.close();
     domain.close();
   });

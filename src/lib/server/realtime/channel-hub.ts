@@ -52,6 +52,11 @@ export interface ChannelKindDef<P> extends ChannelSpec<P> {
    * the first member is already in. Throwing refuses the join.
    */
   start(params: P, publish: Publish, options: JoinOptions): Stop | SourceHandle;
+  /**
+   * A check past the role, for channels that belong to one user (a webhook capture): false
+   * refuses the join as if there were no such channel.
+   */
+  admits?(params: P, userId: string | undefined): boolean;
 }
 
 export type RefusalCode = 'unknown' | 'invalid' | 'forbidden' | 'limit' | 'unavailable';
@@ -112,7 +117,13 @@ export class ChannelHub {
   }
 
   /** Joins, or says why not; joining a channel twice is a no-op. */
-  join(member: string, role: Role, name: string, options: JoinOptions = {}): ChannelRefusal | null {
+  join(
+    member: string,
+    role: Role,
+    name: string,
+    options: JoinOptions = {},
+    userId?: string
+  ): ChannelRefusal | null {
     if (name.length > CHANNEL_NAME_MAX) return refuse('invalid', 'the channel name is too long');
     const { kind, param } = splitChannelName(name);
     const def = this.#kinds.get(kind);
@@ -121,6 +132,8 @@ export class ChannelHub {
       return refuse('forbidden', `the ${name} room needs the ${def.role} role`);
     const parsed = def.params.safeParse(param);
     if (!parsed.success) return refuse('invalid', `${name} is not a valid ${kind} channel`);
+    if (def.admits && !def.admits(parsed.data, userId))
+      return refuse('forbidden', `${name} is not open, or not yours`);
 
     const mine = this.#joined.get(member) ?? new Set<string>();
     if (mine.has(name)) return null;

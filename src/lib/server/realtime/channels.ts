@@ -8,6 +8,7 @@ import type { DomainBus } from '../domain/bus';
 import type { BuildService } from '../domain/buildfiles/build.service';
 import type { ActivityService } from '../domain/chat/activity.service';
 import type { SkillService } from '../domain/skills/skill.service';
+import type { WebhookCaptureService } from '../domain/webhooks/webhook-capture.service';
 import type { EngineStreamsLookup } from '../engine/engine-streams';
 import type { ChannelKindDef, Publish, SourceHandle, Stop } from './channel-hub';
 import { buildOutputSource } from './sources/build-output.source';
@@ -16,6 +17,7 @@ import { containerLogsSource } from './sources/container-logs.source';
 import { containerStatsSource } from './sources/container-stats.source';
 import { engineEventsSource } from './sources/engine-events.source';
 import { skillRunSource } from './sources/skill-run.source';
+import { webhookCaptureSource } from './sources/webhook-capture.source';
 
 type Sources = {
   [K in ChannelKind]: (
@@ -32,6 +34,7 @@ export interface ChannelDeps {
   builds: BuildService;
   skills: SkillService;
   activity: ActivityService;
+  captures: WebhookCaptureService;
 }
 
 /**
@@ -44,7 +47,8 @@ export function consoleChannels({
   engines,
   builds,
   skills,
-  activity
+  activity,
+  captures
 }: ChannelDeps): Record<string, ChannelKindDef<unknown>> {
   const sources: Sources = {
     audit: (_, publish) => bus.on('audit.appended', (entry) => publish('audit.appended', entry)),
@@ -56,12 +60,18 @@ export function consoleChannels({
     'build.output': buildOutputSource(builds),
     'skill.run': skillRunSource(skills),
     session: sessionSource(bus),
-    activity: activitySource(bus, activity)
+    activity: activitySource(bus, activity),
+    'webhook.capture': webhookCaptureSource(captures)
+  };
+  // Only the capture's opener follows it; an id alone (it is in the URL given to the sender)
+  // is not enough.
+  const admits: Partial<Record<ChannelKind, ChannelKindDef<unknown>['admits']>> = {
+    'webhook.capture': (id, userId) => !!userId && captures.ownerOf(id as string) === userId
   };
   return Object.fromEntries(
     Object.entries(CHANNELS).map(([kind, spec]) => [
       kind,
-      { ...spec, start: sources[kind as ChannelKind] }
+      { ...spec, start: sources[kind as ChannelKind], admits: admits[kind as ChannelKind] }
     ])
   );
 }

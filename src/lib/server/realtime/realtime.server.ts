@@ -11,6 +11,7 @@ import type { DomainBus } from '../domain/bus';
 import type { SkillService } from '../domain/skills/skill.service';
 import type { BuildService } from '../domain/buildfiles/build.service';
 import type { ActivityService } from '../domain/chat/activity.service';
+import type { WebhookCaptureService } from '../domain/webhooks/webhook-capture.service';
 import type { ContainerService } from '../domain/engine/container.service';
 import type { EngineActor } from '../domain/engine/engine-access';
 import type { ImageService } from '../domain/engine/image.service';
@@ -45,6 +46,8 @@ export interface RealtimeDeps {
   skills: SkillService;
   /** Timeline rows of the `activity` channel. */
   activity: ActivityService;
+  /** The wizard's captures, followed on `webhook.capture:<id>` by their openers. */
+  captures: WebhookCaptureService;
   logger: Logger;
   /** Host and Origin checks shared with the HTTP front. */
   acceptsHandshake(req: IncomingMessage): boolean;
@@ -162,7 +165,7 @@ export function attachRealtime(
         socket.emit('session.ended', { reason: 'session ended' });
         return void socket.disconnect(true);
       }
-      const refusal = hub.join(socket.id, valid.user.role, channel, options.data);
+      const refusal = hub.join(socket.id, valid.user.role, channel, options.data, valid.user.id);
       reply(refusal ? { ok: false, error: refusal.message } : { ok: true });
     });
     socket.on('room.leave', (channel, ack) => {

@@ -32,4 +32,32 @@ describe('WebhookCaptureService', () => {
     expect(() => captures.open({ ...ada, role: 'viewer' })).toThrow(/operator/);
     captures.stop();
   });
+
+  it('tells its watchers the delivery the moment it arrives, and the end (closed or expired)', () => {
+    let now = 1_000_000;
+    const captures = new WebhookCaptureService(audit, () => now);
+    const told: string[] = [];
+    const watcher = () => ({
+      delivered: (d: { body: unknown }) => told.push(`delivered ${JSON.stringify(d.body)}`),
+      ended: (reason: string) => told.push(`ended ${reason}`)
+    });
+    const a = captures.open(ada);
+    expect(captures.ownerOf(a.id)).toBe('u1');
+    captures.watch(a.id, watcher());
+    captures.receive(a.id, a.token, {}, { n: 1 });
+    // A late watcher gets the delivery that already arrived.
+    const off = captures.watch(a.id, watcher());
+    off();
+    captures.close(ada, a.id);
+    expect(told).toEqual(['delivered {"n":1}', 'delivered {"n":1}', 'ended closed']);
+
+    told.length = 0;
+    const b = captures.open(ada);
+    captures.watch(b.id, watcher());
+    now += CAPTURE_TTL_MS;
+    expect(captures.ownerOf(b.id)).toBeNull();
+    captures.watch(b.id, watcher());
+    expect(told).toEqual(['ended expired', 'ended expired']);
+    captures.stop();
+  });
 });

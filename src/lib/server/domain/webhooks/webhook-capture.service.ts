@@ -21,6 +21,16 @@ interface Capture {
   expiresAt: number;
   delivery: CapturedDelivery | null;
   timer: ReturnType<typeof setTimeout>;
+  watchers: Set<CaptureWatcher>;
+}
+
+/** Why a capture stopped answering: its 15 minutes ran out, or its opener closed it. */
+export type CaptureEnd = 'expired' | 'closed';
+
+/** Told the moment a capture's delivery arrives, and when the capture ends. */
+export interface CaptureWatcher {
+  delivered(delivery: CapturedDelivery): void;
+  ended(reason: CaptureEnd): void;
 }
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
@@ -54,14 +64,15 @@ export class WebhookCaptureService {
     const id = random(10);
     const token = `bwc_${random(20)}`;
     const expiresAt = this.now() + CAPTURE_TTL_MS;
-    const timer = setTimeout(() => this.#open.delete(id), CAPTURE_TTL_MS).unref();
+    const timer = setTimeout(() => this.#end(id, 'expired'), CAPTURE_TTL_MS).unref();
     this.#open.set(id, {
       id,
       owner: actor.id,
       digest: Buffer.from(hashSecret(token), 'hex'),
       expiresAt,
       delivery: null,
-      timer
+      timer,
+      watchers: new Set()
     });
     this.audit.record(actor, 'webhook.capture.open', id);
     return { id, token, expiresAt };
@@ -88,7 +99,29 @@ export class WebhookCaptureService {
     if (check) return;
     if ((JSON.stringify(body) ?? '').length > CAPTURE_BODY_MAX)
       throw new DomainError('INVALID', 'The body is over 256 KiB of JSON: too large to capture');
-    capture.delivery = { receivedAt: this.now(), headers: keptHeaders(headers), body };
+    const delivery = { receivedAt: this.now(), headers: keptHeaders(headers), body };
+    capture.delivery = delivery;
+    for (const watcher of capture.watchers) watcher.delivered(delivery);
+  }
+
+  /** The opener of a live capture, or null when there is none by that id (or it expired). */
+  ownerOf(id: string): string | null {
+    return this.#live(id)?.owner ?? null;
+  }
+
+  /**
+   * Follows a live capture (the realtime channel): a delivery that already arrived is told at
+   * once. An unknown or expired one is told ended. Returns the function that stops following.
+   */
+  watch(id: string, watcher: CaptureWatcher): () => void {
+    const capture = this.#live(id);
+    if (!capture) {
+      watcher.ended('expired');
+      return () => undefined;
+    }
+    capture.watchers.add(watcher);
+    if (capture.delivery) watcher.delivered(capture.delivery);
+    return () => capture.watchers.delete(watcher);
   }
 
   /** The capture as its opener sees it; anyone else (or after expiry) → NOT_FOUND. */
@@ -101,15 +134,22 @@ export class WebhookCaptureService {
   /** Ends a capture now (the wizard closed): its payload goes with it. */
   close(actor: WebhookActor, id: string): void {
     requireRole(actor, 'operator', 'capture webhook deliveries');
-    const capture = this.#mine(actor, id);
-    clearTimeout(capture.timer);
-    this.#open.delete(id);
+    this.#mine(actor, id);
+    this.#end(id, 'closed');
   }
 
   /** At shutdown. */
   stop(): void {
     for (const capture of this.#open.values()) clearTimeout(capture.timer);
     this.#open.clear();
+  }
+
+  #end(id: string, reason: CaptureEnd): void {
+    const capture = this.#open.get(id);
+    if (!capture) return;
+    clearTimeout(capture.timer);
+    this.#open.delete(id);
+    for (const watcher of capture.watchers) watcher.ended(reason);
   }
 
   #mine(actor: WebhookActor, id: string): Capture {
@@ -121,8 +161,7 @@ export class WebhookCaptureService {
   #live(id: string): Capture | undefined {
     const capture = this.#open.get(id);
     if (capture && capture.expiresAt <= this.now()) {
-      clearTimeout(capture.timer);
-      this.#open.delete(id);
+      this.#end(id, 'expired');
       return undefined;
     }
     return capture;

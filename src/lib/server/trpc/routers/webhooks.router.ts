@@ -85,7 +85,10 @@ const deliveries = router({
     .mutation(({ ctx, input }) => ctx.app.gateway.webhooks.deliveries.test(actor(ctx), input))
 });
 
-/** The wizard's one-shot capture endpoint: its opener polls for the delivery. */
+/**
+ * The wizard's one-shot capture endpoint: its opener follows `webhook.capture:<id>` and reads it
+ * here once on each (re)join.
+ */
 const capture = router({
   open: operator.mutation(({ ctx }) => ctx.app.gateway.webhooks.captures.open(actor(ctx))),
   get: operator
