@@ -113,6 +113,11 @@ export interface LogLine {
  */
 export interface PackedLogLines {
   channel: string;
+  /**
+   * What every time of the batch starts with ("2026-11-23T10:00:0", about two thirds of each),
+   * sent once: `ts` holds the rest of each ('' for a line without a time).
+   */
+  tsPrefix: string;
   ts: string[];
   text: string[];
   stderr: number[];
@@ -122,20 +127,29 @@ export function packLogLines(channel: string, lines: readonly LogLine[]): Packed
   const ts: string[] = new Array<string>(lines.length);
   const text: string[] = new Array<string>(lines.length);
   const stderr: number[] = [];
+  let prefix: string | null = null;
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
-    ts[i] = l.ts ?? '';
+    const time = l.ts ?? '';
+    ts[i] = time;
     text[i] = l.line;
     if (l.stream === 'stderr') stderr.push(i);
+    if (!time) continue;
+    // Shorter than every time, so that no line's rest is empty (empty means "no time").
+    if (prefix === null) prefix = time.slice(0, -1);
+    else if (prefix.length >= time.length) prefix = prefix.slice(0, time.length - 1);
+    while (!time.startsWith(prefix)) prefix = prefix.slice(0, -1);
   }
-  return { channel, ts, text, stderr };
+  const cut = prefix?.length ?? 0;
+  if (cut) for (let i = 0; i < ts.length; i++) if (ts[i]) ts[i] = ts[i]!.slice(cut);
+  return { channel, tsPrefix: prefix ?? '', ts, text, stderr };
 }
 
-export function unpackLogLines({ ts, text, stderr }: PackedLogLines): LogLine[] {
+export function unpackLogLines({ tsPrefix, ts, text, stderr }: PackedLogLines): LogLine[] {
   const lines: LogLine[] = new Array<LogLine>(text.length);
   for (let i = 0; i < text.length; i++)
     lines[i] = ts[i]
-      ? { stream: 'stdout', ts: ts[i], line: text[i]! }
+      ? { stream: 'stdout', ts: tsPrefix + ts[i], line: text[i]! }
       : { stream: 'stdout', line: text[i]! };
   for (const i of stderr) if (lines[i]) lines[i].stream = 'stderr';
   return lines;
