@@ -142,15 +142,44 @@ describe('GitHub deliveries signed with X-Hub-Signature-256', () => {
     expect((await push(rotated.token, '127.0.0.32')).status).toBe(200);
   });
 
-  it('counts bad signatures as failed authentications of the address', async () => {
+  it('does not let wrong signatures from a shared address lock out the right ones', async () => {
+    // GitHub posts every repository's deliveries from a few addresses: a stranger's webhook
+    // aimed here with a wrong secret fails past the throttle's limit (3 here)...
     const from = '127.0.0.41';
-    const signing = await ok<{ token: string }>('webhooks.tokens.create', {
+    const signing = await ok<{ id: string; token: string }>('webhooks.tokens.create', {
       name: 'github-4',
       signing: true
     });
-    for (let i = 0; i < 3; i++) expect((await push('guess', from)).status).toBe(401);
+    for (let i = 0; i < 5; i++) expect((await push('guess', from)).status).toBe(401);
+    // ...and the right delivery from the same address still lands.
+    expect((await push(signing.token, from)).status).toBe(200);
+    // Wrong tokens still count against the address.
+    const wrongToken = () =>
+      send(berth.port, {
+        path: '/hooks/github-push',
+        localAddress: from,
+        headers: { ...JSON_TYPE, 'x-gateway-token': 'not-a-token' },
+        body: githubPush
+      });
+    for (let i = 0; i < 3; i++) expect((await wrongToken()).status).toBe(401);
     const blocked = await push(signing.token, from);
     expect(blocked.status).toBe(429);
     expect(blocked.headers['retry-after']).toEqual(expect.any(String));
+  });
+
+  it("deletes a signing token's secret when it is revoked", async () => {
+    const signing = await ok<{ id: string; token: string }>('webhooks.tokens.create', {
+      name: 'github-5',
+      signing: true
+    });
+    const secretOf = () =>
+      (
+        db.prepare('select signing_secret s from webhook_tokens where id = ?').get(signing.id) as {
+          s: string | null;
+        }
+      ).s;
+    expect(secretOf()).toBe(signing.token);
+    await ok('webhooks.tokens.revoke', { id: signing.id });
+    expect(secretOf()).toBeNull();
   });
 });

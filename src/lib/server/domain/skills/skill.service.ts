@@ -301,17 +301,26 @@ export class SkillService {
     return toRecord(row);
   }
 
+  /** When recover() ran: runs started before it are a previous process's. */
+  #recoveredAt = Infinity;
+
   /** Runs left `running` by a crash will never finish: they are failed at start. */
   recover(): number {
-    return this.runs.failRunning(Date.now());
+    this.#recoveredAt = Date.now();
+    return this.runs.failRunning(this.#recoveredAt);
   }
 
   /**
    * Containers of runs a previous Berth never finished: removed (engines that answer). Only
-   * those of runs recorded here: a container of another Berth's run on a shared engine is its.
+   * those of runs recorded here and started before this process recovered: a container of
+   * another Berth's run on a shared engine is its, and one this process started meanwhile (the
+   * listing goes engine by engine while turns already run skills) is in use.
    */
   async removeLeftovers(): Promise<number> {
-    const ours = (runId: string) => this.runs.byId(runId) !== undefined;
+    const ours = (runId: string) => {
+      const run = this.runs.byId(runId);
+      return run !== undefined && run.startedAt < this.#recoveredAt;
+    };
     return (await this.#runners.container.recover?.(ours)) ?? 0;
   }
 

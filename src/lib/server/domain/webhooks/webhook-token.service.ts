@@ -84,6 +84,11 @@ export class WebhookTokenService {
    * `digest` (GitHub's `X-Hub-Signature-256`), else null. Every signer is tried and each digest
    * compared in constant time.
    */
+  /** Whether any active token signs: without one, no signature can be right. */
+  get signs(): boolean {
+    return this.#signers.length > 0;
+  }
+
   authenticateSignature(digest: Buffer, body: Uint8Array): string | null {
     if (digest.length !== SHA256_BYTES) return null;
     let found: Signer | null = null;
@@ -185,7 +190,8 @@ export class WebhookTokenService {
   revoke(id: string, actor: WebhookActor): void {
     requireRole(actor, 'admin', 'revoke webhook tokens');
     const current = this.#active(id);
-    this.repo.updateToken(id, { revokedAt: Date.now() });
+    // A revoked GitHub secret is not kept: nothing will check a signature with it again.
+    this.repo.updateToken(id, { revokedAt: Date.now(), signingSecret: null });
     this.#refresh();
     this.audit.record(actor, 'webhook.token.revoke', current.name);
   }

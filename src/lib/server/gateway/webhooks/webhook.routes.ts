@@ -176,13 +176,17 @@ async function handle(
     if (queryCarriesToken(req.url ?? '', (v) => deps.webhooks.tokens.matches(v)))
       throw badRequest('Send the token in a header, never in the URL');
     let raw: Buffer | null = null;
-    if (signature) {
+    // Only a well-formed signature, with a token that signs, gets its body read unauthenticated.
+    if (signature?.length && deps.webhooks.tokens.signs) {
       bodyRead = true;
       raw = await readRawBody(req, deps.bodyLimit);
       credential = deps.webhooks.tokens.authenticateSignature(signature, raw);
     }
     if (credential === null) {
-      deps.authThrottle.fail(client);
+      // A wrong token counts against the address; a wrong signature does not: GitHub posts
+      // every repository's deliveries from a few shared addresses, and a stranger's webhook
+      // aimed here must not lock out the right ones (an HMAC cannot be guessed anyway).
+      if (!signature) deps.authThrottle.fail(client);
       const presented = token !== null || signature !== null;
       throw new WebhookError(401, 'unauthorized', presented ? 'Invalid token' : 'Missing token', {
         'WWW-Authenticate': 'Bearer'
