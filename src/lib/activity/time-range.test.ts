@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   fromLocalInput,
+  fromToInput,
   rangeBounds,
   rangeFromQuery,
   rangeToQuery,
+  toInput,
   toLocalInput,
   type TimeRange
 } from './time-range';
@@ -27,8 +29,14 @@ describe('the Activity time range', () => {
     });
     expect(roundTrip({ kind: 'all' }).q).toBe('agent=main');
     // What it does not understand is all time, never an error.
-    for (const q of ['range=2y', 'range=custom', 'range=custom&from=yesterday'])
-      expect(rangeFromQuery(new URLSearchParams(q))).toEqual({ kind: 'all' });
+    expect(rangeFromQuery(new URLSearchParams('range=2y'))).toEqual({ kind: 'all' });
+    // A custom range with its ends still open (or unreadable) stays custom after a reload.
+    for (const q of ['range=custom', 'range=custom&from=yesterday'])
+      expect(rangeFromQuery(new URLSearchParams(q))).toEqual({
+        kind: 'custom',
+        from: null,
+        to: null
+      });
   });
 
   it("gives the API's bounds: a preset reaches back from now, a custom range as chosen", () => {
@@ -43,6 +51,10 @@ describe('the Activity time range', () => {
     const ms = new Date(2026, 10, 23, 9, 5).getTime();
     expect(toLocalInput(ms)).toBe('2026-11-23T09:05');
     expect(fromLocalInput('2026-11-23T09:05')).toBe(ms);
+    // To names a minute and includes it: the range ends where the next one starts.
+    expect(fromToInput('2026-11-23T09:05')).toBe(ms + 60_000);
+    expect(toInput(ms + 60_000)).toBe('2026-11-23T09:05');
+    expect(toInput(ms + 27_000)).toBe('2026-11-23T09:05');
     expect(fromLocalInput('')).toBeNull();
     expect(toLocalInput(null)).toBe('');
   });

@@ -2,7 +2,8 @@
  * The Activity page's time range: a preset relative to now, or a custom from/to. It lives in
  * the link (`?range=1h|24h|7d` or `?range=custom&from=<ISO>&to=<ISO>`, UTC instants so a link
  * means the same moment in every zone) and becomes the API's `since`/`until` (ms, until
- * exclusive). The inputs show from/to in the reader's own zone (`datetime-local`).
+ * exclusive). The To input names a minute and includes it: its instant is the next minute's
+ * start (toInput/fromToInput). The inputs show from/to in the reader's own zone (`datetime-local`).
  */
 export const RANGE_PRESETS = [
   { id: '1h', label: 'Last hour', ms: 3_600_000 },
@@ -31,11 +32,9 @@ export function rangeFromQuery(q: URLSearchParams): TimeRange {
   const range = q.get('range');
   const preset = RANGE_PRESETS.find((p) => p.id === range);
   if (preset) return { kind: 'preset', preset: preset.id };
-  if (range === 'custom') {
-    const from = instant(q.get('from'));
-    const to = instant(q.get('to'));
-    if (from !== null || to !== null) return { kind: 'custom', from, to };
-  }
+  // A custom range whose ends are still to be chosen stays custom (its inputs stay shown).
+  if (range === 'custom')
+    return { kind: 'custom', from: instant(q.get('from')), to: instant(q.get('to')) };
   return ALL_TIME;
 }
 
@@ -80,4 +79,15 @@ export function fromLocalInput(value: string): number | null {
   const [, y, mo, d, h, mi] = m.map(Number) as [number, number, number, number, number, number];
   const ms = new Date(y, mo - 1, d, h, mi).getTime();
   return Number.isFinite(ms) ? ms : null;
+}
+
+/** The To input shows the minute its (exclusive) instant closes: 10:31:00.000 shows 10:30. */
+export function toInput(ms: number | null): string {
+  return toLocalInput(ms === null ? null : ms - 1);
+}
+
+/** "To 10:30" includes 10:30:59: the range ends where the next minute starts. */
+export function fromToInput(value: string): number | null {
+  const ms = fromLocalInput(value);
+  return ms === null ? null : ms + 60_000;
 }

@@ -26,7 +26,8 @@ export function watchBus(bus: DomainBus, push: (p: Push) => void): () => void {
     bus.on('message.delta', (m) =>
       push({ topic: 'message.delta', agentName: m.agentName, data: m })
     ),
-    bus.on('message.created', (m) =>
+    // The console user behind a message (userId) is the console's to show, not the RPC's.
+    bus.on('message.created', ({ userId: _, ...m }) =>
       push({ topic: 'message.created', agentName: m.agentName, data: m })
     ),
     bus.on('event.changed', (e) =>
