@@ -75,7 +75,7 @@ function startContainer(name: string, first: number): void {
 }
 const go = (name: string, n: 1 | 2) => docker('exec', name, 'touch', `/go${n}`);
 // A round's container goes once measured: its log file stays out of the next round's way.
-const docker_rm = (name: string) => docker('rm', '-f', name);
+const removeContainer = (name: string) => docker('rm', '-f', name);
 
 const berth = await spawnBerth(null);
 const pid = berth.proc.pid!;
@@ -247,7 +247,7 @@ for (let round = 0; round < ROUNDS; round++) {
   const docker = await dockerLogs(follow);
   const ratio = shown.lines / viewer / (docker.lines / docker.seconds);
   rounds.push({ viewer, lines: shown.lines, docker, ratio, ...mem, longest });
-  docker_rm(follow);
+  removeContainer(follow);
 }
 const median = [...rounds].sort((x, y) => x.ratio - y.ratio)[Math.floor(ROUNDS / 2)]!;
 const secondsA = median.viewer;

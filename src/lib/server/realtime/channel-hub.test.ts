@@ -37,6 +37,25 @@ function memoryTransport() {
 }
 
 /** A kind whose sources count their starts and stops and can be made to publish. */
+/** The console's channels over a test domain, as the server wires them. */
+function consoleHub(
+  bus: DomainBus,
+  domain: ReturnType<typeof testDomain>,
+  t: ReturnType<typeof memoryTransport>
+) {
+  return new ChannelHub(
+    consoleChannels({
+      bus,
+      engines: () => null,
+      builds: domain.buildfiles.builds,
+      skills: domain.skills,
+      activity: domain.chat.activity,
+      captures: domain.webhooks.captures
+    }),
+    t.transport
+  );
+}
+
 function countingKind(role: 'viewer' | 'operator' | 'admin' = 'viewer') {
   const running = new Map<string, Publish>();
   const log: string[] = [];
@@ -279,17 +298,7 @@ describe('console channels', () => {
     const bus = new DomainBus();
     const t = memoryTransport();
     const domain = testDomain();
-    const hub = new ChannelHub(
-      consoleChannels({
-        bus,
-        engines: () => null,
-        builds: domain.buildfiles.builds,
-        skills: domain.skills,
-        activity: domain.chat.activity,
-        captures: domain.webhooks.captures
-      }),
-      t.transport
-    );
+    const hub = consoleHub(bus, domain, t);
     expect(hub.join('v', 'viewer', 'users')?.code).toBe('forbidden');
     expect(hub.join('v', 'viewer', 'agents')).toBeNull();
     expect(hub.join('a', 'admin', 'users')).toBeNull();
@@ -312,17 +321,7 @@ describe('chat channels', () => {
     const bus = new DomainBus();
     const t = memoryTransport();
     const domain = testDomain();
-    const hub = new ChannelHub(
-      consoleChannels({
-        bus,
-        engines: () => null,
-        builds: domain.buildfiles.builds,
-        skills: domain.skills,
-        activity: domain.chat.activity,
-        captures: domain.webhooks.captures
-      }),
-      t.transport
-    );
+    const hub = consoleHub(bus, domain, t);
     const mine = '11111111-1111-4111-8111-111111111111';
     const other = '22222222-2222-4222-8222-222222222222';
     expect(hub.join('v', 'viewer', `session:${mine}`)).toBeNull();
@@ -392,17 +391,7 @@ describe('the webhook capture channel', () => {
     const t = memoryTransport();
     const domain = testDomain();
     const captures = domain.webhooks.captures;
-    const hub = new ChannelHub(
-      consoleChannels({
-        bus: new DomainBus(),
-        engines: () => null,
-        builds: domain.buildfiles.builds,
-        skills: domain.skills,
-        activity: domain.chat.activity,
-        captures
-      }),
-      t.transport
-    );
+    const hub = consoleHub(new DomainBus(), domain, t);
     const ada = { id: 'u1', email: 'ada@example.com', ip: null, role: 'operator' as const };
     const { id, token } = captures.open(ada);
     const channel = `webhook.capture:${id}`;
