@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, or, sql, type Placeholder } from 'drizzle-orm';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../client';
 import { systemEvents, type EventState } from '../schema';
 
@@ -8,35 +9,34 @@ const ROWID = sql<number>`rowid`;
 export type EventRow = typeof systemEvents.$inferSelect;
 
 export class EventRepository {
-  /** Compiled once: /wake inserts on the hot path, and compiling the SQL cost more than running it. */
-  readonly #insert;
-  /** Without metadata, so a missing one stays SQL NULL (a placeholder would store 'null'). */
-  readonly #insertBare;
+  /**
+   * /wake's insert, on the hot path: compiled once, positional, nothing read back (the caller
+   * has the row), so no placeholder filling or row mapping either.
+   */
+  readonly #insert: Statement;
   readonly #claim;
   readonly #finish;
   readonly #finishReturning;
 
   constructor(private readonly db: Db) {
     const p = (name: string) => sql.placeholder(name);
-    const columns = {
-      id: p('id'),
-      agentName: p('agentName'),
-      state: p('state'),
-      text: p('text'),
-      source: p('source'),
-      createdAt: p('createdAt')
-    };
-    this.#insert = db
-      .insert(systemEvents)
-      .values({ ...columns, metadata: p('metadata') })
-      .returning()
-      .prepare();
-    this.#insertBare = db.insert(systemEvents).values(columns).returning().prepare();
-    // Compiled once too: a heartbeat draining a backlog claims and finishes many slices.
+    this.#insert = db.$client.prepare(
+      `insert into system_events (id, agent_name, state, text, metadata, source, created_at)
+       values (?, ?, 'queued', ?, ?, ?, ?)`
+    );
+    // Compiled once too: a heartbeat draining a backlog claims and finishes many slices. The
+    // oldest `limit` queued events while their text stays within `chars` (the first always).
+    const oldest = sql`select rid from (
+        select rid, row_number() over byAge n, sum(length(text)) over byAge total
+        from (select rowid rid, text, created_at from system_events
+          where agent_name = ${p('agentName')} and state = 'queued'
+          order by created_at limit ${p('limit')})
+        window byAge as (order by created_at, rid))
+      where total <= ${p('chars')} or n = 1`;
     this.#claim = db
       .update(systemEvents)
       .set({ state: 'processing', turnId: sql`${p('turnId')}` })
-      .where(inArray(ROWID, this.#oldestQueued(p('agentName'), p('limit'))))
+      .where(sql`${ROWID} in (${oldest})`)
       .returning()
       .prepare();
     const finish = db
@@ -47,11 +47,17 @@ export class EventRepository {
     this.#finishReturning = finish.returning().prepare();
   }
 
-  insert(row: typeof systemEvents.$inferInsert): EventRow {
-    // Only new events come through here: turnId and processedAt are set later.
-    if (row.turnId != null || row.processedAt != null)
-      return this.db.insert(systemEvents).values(row).returning().get();
-    return row.metadata == null ? this.#insertBare.get(row) : this.#insert.get(row);
+  /** A new event, queued; returns it as stored. */
+  insertQueued(row: Omit<EventRow, 'state' | 'turnId' | 'processedAt'>): EventRow {
+    this.#insert.run(
+      row.id,
+      row.agentName,
+      row.text,
+      row.metadata == null ? null : JSON.stringify(row.metadata),
+      row.source,
+      row.createdAt
+    );
+    return { ...row, state: 'queued', turnId: null, processedAt: null };
   }
 
   byId(id: string): EventRow | undefined {
@@ -59,12 +65,24 @@ export class EventRepository {
   }
 
   /**
-   * Claims an agent's oldest queued events (at most `limit`) for a turn, in one statement, and
-   * returns them oldest first. Run inside the transaction that enqueues the turn.
+   * Claims an agent's oldest queued events for a turn, in one statement, and returns them
+   * oldest first: at most `limit`, and only while their text stays within `chars` characters
+   * (but at least one, however long). Run inside the transaction that enqueues the turn.
    */
-  claim(agentName: string, turnId: string, limit: number): EventRow[] {
-    const rows = this.#claim.all({ agentName, turnId, limit });
+  claim(agentName: string, turnId: string, limit: number, chars: number): EventRow[] {
+    const rows = this.#claim.all({ agentName, turnId, limit, chars });
     return rows.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+  }
+
+  hasQueued(agentName: string): boolean {
+    return (
+      this.db
+        .select({ one: sql<number>`1` })
+        .from(systemEvents)
+        .where(and(eq(systemEvents.state, 'queued'), eq(systemEvents.agentName, agentName)))
+        .limit(1)
+        .get() !== undefined
+    );
   }
 
   countQueued(agentName: string): number {

@@ -88,9 +88,9 @@ describe('EventService (real SQLite)', () => {
     expect(domain.events.list({ agentName: 'fast', state: 'done' }, 10).events).toHaveLength(1);
   });
 
-  it('works a backlog in slices of 100 a few turns ahead, letting timers run between them', async () => {
+  it('works a backlog in slices of 500 a few turns ahead, letting timers run between them', async () => {
     domain = testDomain({ agents: [{ name: 'main', heartbeatMs: 3_600_000 }] });
-    seed(domain, 3000);
+    seed(domain, 6000);
     const sqlite = domain.database.sqlite;
     const states = sqlite.prepare(
       'select state, count(*) n from system_events group by state order by state'
@@ -104,21 +104,48 @@ describe('EventService (real SQLite)', () => {
     }, 1);
     domain.events.start();
     // The first beat waits for the next loop turn: start itself reads no events.
-    expect(states.all()).toEqual([{ state: 'queued', n: 3000 }]);
+    expect(states.all()).toEqual([{ state: 'queued', n: 6000 }]);
     const done = sqlite.prepare(`select count(*) n from system_events where state = 'done'`);
-    while ((done.get() as { n: number }).n < 3000) await new Promise((r) => setTimeout(r, 5));
+    while ((done.get() as { n: number }).n < 6000) await new Promise((r) => setTimeout(r, 5));
     clearInterval(ticker);
     expect(ticks).toBeGreaterThan(5);
     expect(mostProcessing).toBeGreaterThan(0);
-    expect(mostProcessing).toBeLessThanOrEqual(400);
+    // At most four turns ahead of the runner.
+    expect(mostProcessing).toBeLessThanOrEqual(2000);
     const sizes = sqlite.prepare('select count(*) n from system_events group by turn_id').all() as {
       n: number;
     }[];
-    expect(sizes).toHaveLength(30);
-    expect(sizes.every((s) => s.n === 100)).toBe(true);
+    expect(sizes).toHaveLength(12);
+    expect(sizes.every((s) => s.n === 500)).toBe(true);
     const status = domain.agents.status('main');
     expect(status).toMatchObject({ state: 'idle', queuedEvents: 0 });
     expect(status.nextHeartbeatAt! - status.lastHeartbeatAt!).toBeGreaterThan(3_500_000);
+  });
+
+  it('a turn takes events while their text stays within 32,000 characters, one at least', async () => {
+    domain = testDomain({ agents: [{ name: 'main', heartbeatMs: 3_600_000 }] });
+    seed(domain, 10, 'x'.repeat(10_000));
+    seed(domain, 1, 'y'.repeat(100_000));
+    seed(domain, 2);
+    domain.events.start();
+    const sqlite = domain.database.sqlite;
+    const done = sqlite.prepare(`select count(*) n from system_events where state = 'done'`);
+    while ((done.get() as { n: number }).n < 13) await new Promise((r) => setTimeout(r, 5));
+    const turns = sqlite
+      .prepare(
+        `select count(*) n, sum(length(text)) chars from system_events
+         group by turn_id order by min(created_at)`
+      )
+      .all();
+    // A longer event goes alone; the short ones after it wait for the next turn, in order.
+    expect(turns).toEqual([
+      { n: 3, chars: 30_000 },
+      { n: 3, chars: 30_000 },
+      { n: 3, chars: 30_000 },
+      { n: 1, chars: 10_000 },
+      { n: 1, chars: 100_000 },
+      { n: 2, chars: 14 }
+    ]);
   });
 
   it('stop leaves what was not taken queued, and claims no more', async () => {
@@ -143,7 +170,7 @@ describe('EventService (real SQLite)', () => {
     domain.bus.on('turn.changed', (t) => {
       if (t.state === 'queued') turns.push(t.turnId);
     });
-    const events = Array.from({ length: 300 }, (_, i) =>
+    const events = Array.from({ length: 1200 }, (_, i) =>
       domain!.events.wake({ agentName: 'main', text: `now ${i}`, source: 'webhook', mode: 'now' })
     );
     expect(turns).toHaveLength(0); // nothing runs inside the request that woke
@@ -162,14 +189,16 @@ describe('EventService (real SQLite)', () => {
   });
 });
 
-/** Queues `n` events for `main` straight into the file, oldest first. */
-function seed(d: Domain, n: number): void {
+/** Queues `n` events for `main` straight into the file, oldest first, after any seeded before. */
+function seed(d: Domain, n: number, text?: string): void {
   const insert = d.database.sqlite.prepare(
     `insert into system_events (id, agent_name, state, text, source, created_at)
      values (?, 'main', 'queued', ?, 'webhook', ?)`
   );
-  const base = Date.now() - n;
+  const base = Date.now() - 1_000_000 + seeded;
+  seeded += n;
   d.database.sqlite.transaction(() => {
-    for (let i = 0; i < n; i++) insert.run(crypto.randomUUID(), `event ${i}`, base + i);
+    for (let i = 0; i < n; i++) insert.run(crypto.randomUUID(), text ?? `event ${i}`, base + i);
   })();
 }
+let seeded = 0;

@@ -10,8 +10,13 @@ import { storageFault } from '../../db/storage-fault';
 import { RetryLater, whenStored } from '../storage-retry';
 import type { TurnService } from '../turns/turn.service';
 
-/** Events one heartbeat turn takes at most. */
-const EVENTS_PER_TURN = 100;
+/**
+ * What one heartbeat turn takes at most: events, and characters of their text (about 8,000
+ * tokens; a single longer event still goes, alone). Each turn is a model call that carries the
+ * session's history too, so fuller turns cost fewer tokens for the same events.
+ */
+const EVENTS_PER_TURN = 500;
+const CHARS_PER_TURN = 32_000;
 /**
  * Heartbeat turns an agent may have queued or running while it works a backlog: the next
  * slice is claimed as one ends. Events not claimed stay `queued`, so a stop leaves them there
@@ -27,7 +32,7 @@ const FAIL_SLICE = 1000;
 
 /**
  * System events: /wake queues one (committed before it answers); each agent's heartbeat takes
- * its queued events into turns of at most EVENTS_PER_TURN, and the events follow their turn to
+ * its queued events into turns of at most EVENTS_PER_TURN (and CHARS_PER_TURN), and the events follow their turn to
  * done or failed. A backlog is worked in slices (one transaction each: the claim and its turn),
  * never more than TURNS_AHEAD turns ahead of the runner and never longer than SLICE_MS per
  * macrotask, so requests and probes are answered throughout and nothing is read whole.
@@ -51,26 +56,34 @@ export class EventService {
     private readonly turns: TurnService,
     private readonly bus: DomainBus
   ) {
+    // A completed heartbeat turn's events are done in the commit that completes it.
+    turns.onComplete((turn, now) => {
+      if (turn.source !== 'heartbeat') return undefined;
+      const rows = this.events.finishForTurn(turn.id, 'done', now, bus.listens('event.changed'));
+      return () => {
+        for (const row of rows) bus.emit('event.changed', toRecord(row));
+      };
+    });
     bus.on('turn.changed', (turn) => {
       if (turn.state !== 'completed' && turn.state !== 'failed' && turn.state !== 'cancelled')
         return;
       if (turn.source !== 'heartbeat') return;
       const { agentName } = turn;
       this.#ahead.set(agentName, Math.max(0, (this.#ahead.get(agentName) ?? 0) - 1));
-      const state = turn.state === 'completed' ? 'done' : 'failed';
-      // The turn has ended; its events follow as soon as storage takes the write.
-      void whenStored(
-        () =>
-          this.events.finishForTurn(
-            turn.turnId,
-            state,
-            Date.now(),
-            this.bus.listens('event.changed')
-          ),
-        () => this.#stopped
-      ).then((rows) => {
-        for (const row of rows ?? []) this.bus.emit('event.changed', toRecord(row));
-      });
+      // A failed or cancelled turn's events fail as soon as storage takes the write.
+      if (turn.state !== 'completed')
+        void whenStored(
+          () =>
+            this.events.finishForTurn(
+              turn.turnId,
+              'failed',
+              Date.now(),
+              this.bus.listens('event.changed')
+            ),
+          () => this.#stopped
+        ).then((rows) => {
+          for (const row of rows ?? []) this.bus.emit('event.changed', toRecord(row));
+        });
       if (this.#backlog.has(agentName)) this.#soon(agentName, 0, () => this.#take(agentName));
     });
     // Heartbeats follow the agents: new or enabled ones beat, disabled or deleted ones stop.
@@ -87,10 +100,9 @@ export class EventService {
     mode?: 'now' | 'next-heartbeat';
   }): EventRecord {
     this.agents.requireEnabled(input.agentName);
-    const row = this.events.insert({
+    const row = this.events.insertQueued({
       id: uuidv7(),
       agentName: input.agentName,
-      state: 'queued',
       text: input.text,
       metadata: input.metadata ?? null,
       source: input.source,
@@ -173,7 +185,7 @@ export class EventService {
       const slice = this.#claimSlice(agentName);
       if (!slice) return first;
       first ??= slice.turnId;
-      if (slice.events < EVENTS_PER_TURN) {
+      if (!slice.full) {
         this.#backlog.delete(agentName);
         return first;
       }
@@ -186,13 +198,15 @@ export class EventService {
   }
 
   /** One transaction: the oldest queued events claimed for one new turn that carries them. */
-  #claimSlice(agentName: string): { turnId: string; events: number } | null {
+  #claimSlice(agentName: string): { turnId: string; full: boolean } | null {
     const turnId = crypto.randomUUID();
     let claimed: EventRow[];
+    // Whether events still wait after this slice (the bound cut it).
+    let more = false;
     try {
       // One commit: a refused claim leaves the events queued, never claimed twice.
       claimed = this.events.atomically(() => {
-        const rows = this.events.claim(agentName, turnId, EVENTS_PER_TURN);
+        const rows = this.events.claim(agentName, turnId, EVENTS_PER_TURN, CHARS_PER_TURN);
         if (rows.length)
           this.turns.enqueue({
             turnId,
@@ -205,6 +219,8 @@ export class EventService {
             delivery: 'none',
             credential: 'heartbeat'
           });
+        more =
+          rows.length === EVENTS_PER_TURN || (rows.length > 0 && this.events.hasQueued(agentName));
         return rows;
       });
       this.#beatRetry.succeeded();
@@ -220,7 +236,7 @@ export class EventService {
     this.#ahead.set(agentName, (this.#ahead.get(agentName) ?? 0) + 1);
     if (this.bus.listens('event.changed'))
       for (const e of claimed) this.bus.emit('event.changed', toRecord(e));
-    return { turnId, events: claimed.length };
+    return { turnId, full: more };
   }
 
   /**

@@ -40,6 +40,12 @@ export interface CompactResult {
 export class ChatSessionService {
   /** One compaction per session at a time; a second request joins the running one. */
   readonly #compacting = new Map<string, Promise<CompactResult>>();
+  /**
+   * Characters of a session's uncompacted messages and summary, read once and then followed
+   * from message.created; forgotten when a compaction or a deletion touches the session.
+   * Summing them anew after every turn read each uncompacted message's whole text.
+   */
+  readonly #chars = new Map<string, number>();
 
   constructor(
     private readonly sessions: SessionRepository,
@@ -51,6 +57,11 @@ export class ChatSessionService {
     bus.on('turn.changed', (turn) => {
       if (turn.state === 'completed') this.#compactIfDue(turn);
     });
+    bus.on('message.created', ({ sessionId, content }) => {
+      const chars = this.#chars.get(sessionId);
+      if (chars !== undefined) this.#chars.set(sessionId, chars + content.length);
+    });
+    bus.on('session.changed', ({ sessionId }) => this.#chars.delete(sessionId));
   }
 
   list(filter: SessionFilter, limit: number, cursor?: string) {
@@ -96,9 +107,10 @@ export class ChatSessionService {
   ): Promise<CompactResult> {
     const running = this.#compacting.get(sessionId);
     if (running) return running;
-    const work = this.#compact(sessionId, actor, trigger).finally(() =>
-      this.#compacting.delete(sessionId)
-    );
+    const work = this.#compact(sessionId, actor, trigger).finally(() => {
+      this.#compacting.delete(sessionId);
+      this.#chars.delete(sessionId);
+    });
     this.#compacting.set(sessionId, work);
     return work;
   }
@@ -158,14 +170,22 @@ export class ChatSessionService {
     if (!budgetTokens || this.#compacting.has(turn.sessionId)) return;
     let size = turn.usage.prompt + turn.usage.completion;
     try {
-      if (size < budgetTokens)
-        size = Math.max(size, Math.ceil(this.sessions.uncompactedChars(turn.sessionId) / 4));
+      if (size < budgetTokens) size = Math.max(size, Math.ceil(this.#charsOf(turn.sessionId) / 4));
     } catch {
       return; // storage refused the read: the next turn checks again
     }
     if (size >= budgetTokens)
       // A failed automatic compaction (model unreachable) is tried again after the next turn.
       void this.compact(turn.sessionId, undefined, 'auto').catch(() => undefined);
+  }
+
+  #charsOf(sessionId: string): number {
+    let chars = this.#chars.get(sessionId);
+    if (chars === undefined) {
+      chars = this.sessions.uncompactedChars(sessionId);
+      this.#chars.set(sessionId, chars);
+    }
+    return chars;
   }
 
   delete(sessionId: string, actor?: Actor): { sessionId: string; deleted: true } {

@@ -29,12 +29,20 @@ export class TurnCancel extends Error {
 type ToolRecord = Extract<ProviderChunk, { type: 'tool' }>;
 
 /**
+ * Work that commits with a completed turn (a heartbeat's events are done with it); what it
+ * returns runs once that commit has been made.
+ */
+export type CompletionHook = (turn: TurnRow, now: number) => (() => void) | undefined;
+
+/**
  * Runs one claimed turn: the session's history (after its summary, each message with its
  * trust), the skills offered, the agent's provider streaming deltas onto the bus, then the
  * commit of the reply. The scheduler (TurnService) decides what runs when; the signal is
  * aborted only when it stops.
  */
 export class TurnRunner {
+  readonly #onComplete: CompletionHook[] = [];
+
   constructor(
     private readonly turns: TurnRepository,
     private readonly sessions: SessionRepository,
@@ -43,6 +51,10 @@ export class TurnRunner {
     private readonly bus: DomainBus,
     private readonly outbound: Pick<OutboundService, 'queue' | 'kick'>
   ) {}
+
+  onComplete(hook: CompletionHook): void {
+    this.#onComplete.push(hook);
+  }
 
   async run(row: TurnRow, signal: AbortSignal): Promise<RunOutcome> {
     // A write that ends a turn, tried until storage takes it; the turn stays running meanwhile.
@@ -185,7 +197,7 @@ export class TurnRunner {
     tools: ToolRecord[]
   ): void {
     const now = Date.now();
-    const { messages, done } = this.turns.atomically(() => {
+    const { messages, done, after } = this.turns.atomically(() => {
       // The tool calls the model made, in order, before its reply: `{skill, params}` and what
       // the model got back (`output`, or `error` and any details).
       const posted = tools.map((tool) =>
@@ -237,7 +249,8 @@ export class TurnRunner {
         completionTokens: usage.completion,
         finishedAt: now
       });
-      return { messages: posted, done: finished };
+      const after = finished ? this.#onComplete.map((hook) => hook(finished, now)) : [];
+      return { messages: posted, done: finished, after };
     });
     for (const message of messages)
       this.bus.emit('message.created', {
@@ -250,6 +263,7 @@ export class TurnRunner {
         userId: null
       });
     if (row.delivery === 'announce') this.outbound.kick();
+    for (const then of after) then?.();
     // Last, so whoever sees `completed` also sees the reply and its announcement.
     if (done) this.bus.emit('turn.changed', toRecord(done));
   }

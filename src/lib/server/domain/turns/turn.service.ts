@@ -8,7 +8,7 @@ import { DomainError, invalid, notFound } from '../../errors';
 import { RetryLater } from '../storage-retry';
 import type { RunningTurns } from './running-turns';
 import { isFinal, toRecord } from './turn.record';
-import { TurnCancel, type TurnRunner } from './turn.runner';
+import { TurnCancel, type CompletionHook, type TurnRunner } from './turn.runner';
 
 /** Re-exported: the chat handler imports it from here. */
 export { isFinal } from './turn.record';
@@ -152,6 +152,11 @@ export class TurnService {
     this.bus.emit('turn.changed', toRecord(turn));
     this.kick(input.agentName);
     return { turnId, sessionId, messageId };
+  }
+
+  /** Work that joins each completed turn's commit (TurnRunner's CompletionHook). */
+  onComplete(hook: CompletionHook): void {
+    this.runner.onComplete(hook);
   }
 
   get(turnId: string): TurnRecord {
