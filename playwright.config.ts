@@ -2,6 +2,7 @@ import { defineConfig } from '@playwright/test';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromiumArgs, chromiumPath } from './scripts/chromium.ts';
 import { serverNodeFlags } from './scripts/server-node-flags.ts';
 
 const port = Number(process.env.BERTH_E2E_PORT ?? 18799);
@@ -27,15 +28,8 @@ export default defineConfig({
     trace: 'off',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run'
-      ]
+      executablePath: chromiumPath,
+      args: chromiumArgs
     }
   },
   projects: [

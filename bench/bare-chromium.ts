@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
+import { chromiumPath } from '../scripts/chromium.ts';
 
 /**
  * Chromium driven over a bare DevTools connection that enables no domain: only
@@ -40,7 +41,7 @@ export class BareChromium {
   static async launch(args: string[]): Promise<BareChromium> {
     const profile = mkdtempSync(join(tmpdir(), 'berth-bench-chromium-'));
     const proc = spawn(
-      process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      chromiumPath,
       [
         '--headless=new',
         '--remote-debugging-port=0',

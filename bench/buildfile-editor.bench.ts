@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, preview } from 'vite';
+import { chromiumArgs, chromiumPath } from '../scripts/chromium.ts';
 
 const KEYS = 50;
 const SPACING_MS = 120;
@@ -36,8 +37,8 @@ const server = await preview({
 const url = server.resolvedUrls!.local[0]!;
 
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run']
+  executablePath: chromiumPath,
+  args: chromiumArgs
 });
 
 interface Harness {

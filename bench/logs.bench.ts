@@ -18,6 +18,7 @@
 import { chromium } from '@playwright/test';
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { chromiumArgs, chromiumPath } from '../scripts/chromium.ts';
 import { BareChromium } from './bare-chromium.ts';
 import { rssMiB, spawnBerth } from './lib.ts';
 
@@ -79,20 +80,12 @@ const removeContainer = (name: string) => docker('rm', '-f', name);
 
 const berth = await spawnBerth(null);
 const pid = berth.proc.pid!;
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run'
-];
 
 // The first admin, through the set-up page (a fresh data dir has no user), with Playwright;
 // then its session cookie goes to a Chromium that no driver instruments (bare-chromium.ts).
 const setup = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: CHROMIUM_ARGS
+  executablePath: chromiumPath,
+  args: chromiumArgs
 });
 const setupPage = await setup.newPage({ baseURL: berth.url });
 await setupPage.goto('/setup');
@@ -111,7 +104,7 @@ const cookies = (await setupPage.context().cookies()).map(({ name, value, domain
 }));
 await setup.close();
 
-const page = await BareChromium.launch(CHROMIUM_ARGS);
+const page = await BareChromium.launch(chromiumArgs);
 await page.open(`${berth.url}/`, cookies);
 // Long tasks (a PerformanceObserver: tasks of 50 ms or more) and the viewer's line count with
 // when it last changed, on the page's clock: the bench reads them every 100 ms instead of

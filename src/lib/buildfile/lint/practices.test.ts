@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lintBuildFile, type LintOptions } from './index';
-import { goDuration } from './practices';
+import { goDuration } from './instruction-values';
 
 const find = (source: string, rule: string, options: LintOptions = {}) =>
   lintBuildFile(source, options).diagnostics.filter((d) => d.rule === rule);

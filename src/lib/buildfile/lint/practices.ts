@@ -17,9 +17,11 @@
 
 import { expand } from '../expand.ts';
 import type { BuildFileModel, Scope, Stage } from '../model.ts';
-import type { Flag, Instruction, Token } from '../types.ts';
+import type { Flag, Instruction } from '../types.ts';
 import type { Finding } from './finding.ts';
 import { parseIgnoreFile, type IgnoreMatcher } from './ignore.ts';
+import { exposePorts, healthcheck, stopSignal, words } from './instruction-values.ts';
+import { packageCaches } from './package-caches.ts';
 import { parseImageReference } from './reference.ts';
 import { suggest } from './suggest.ts';
 
@@ -28,7 +30,7 @@ export interface PracticeOptions {
   ignoreFile?: string | null;
 }
 
-type Add = (finding: Omit<Finding, 'severity'> & { severity?: Finding['severity'] }) => void;
+export type Add = (finding: Omit<Finding, 'severity'> & { severity?: Finding['severity'] }) => void;
 
 export function practiceChecks(model: BuildFileModel, options: PracticeOptions = {}): Finding[] {
   const findings: Finding[] = [];
@@ -186,93 +188,6 @@ function finalImage(model: BuildFileModel, add: Add): void {
   }
 }
 
-interface CacheRule {
-  manager: string;
-  install: RegExp;
-  cleaned: RegExp;
-  cacheMount: RegExp;
-  hint: string;
-  /** An option to insert after the match of `insertAfter` that keeps no cache. */
-  option?: { insertAfter: RegExp; text: string };
-}
-
-const CACHE_RULES: CacheRule[] = [
-  {
-    manager: 'apt-get',
-    install: /\bapt(-get)? (-\S+ )*install\b/,
-    cleaned: /rm -(rf|fr|r) [^;&|]*\/var\/lib\/apt\/lists/,
-    cacheMount: /target=\/var\/(lib|cache)\/apt/,
-    hint: 'End the RUN with && rm -rf /var/lib/apt/lists/*.'
-  },
-  {
-    manager: 'apk',
-    install: /\bapk (-\S+ )*add\b/,
-    cleaned: /--no-cache|rm -(rf|fr|r) [^;&|]*\/var\/cache\/apk/,
-    cacheMount: /target=\/(var\/cache\/apk|etc\/apk\/cache)/,
-    hint: 'Use apk add --no-cache.',
-    option: { insertAfter: /\bapk add\b/, text: ' --no-cache' }
-  },
-  {
-    manager: 'yum/dnf',
-    install: /\b(yum|dnf|microdnf) (-\S+ )*install\b/,
-    cleaned: /\b(yum|dnf|microdnf) clean all\b|rm -(rf|fr|r) [^;&|]*\/var\/cache\/(yum|dnf)/,
-    cacheMount: /target=\/var\/cache\/(yum|dnf)/,
-    hint: 'End the RUN with && yum clean all (or dnf clean all).'
-  },
-  {
-    manager: 'pip',
-    install: /\bpip3? install\b/,
-    cleaned: /--no-cache-dir|pip3? cache purge|PIP_NO_CACHE_DIR/,
-    cacheMount: /target=\/root\/\.cache(\/pip)?\b/,
-    hint: 'Use pip install --no-cache-dir, or a cache mount.',
-    option: { insertAfter: /\bpip3? install\b/, text: ' --no-cache-dir' }
-  },
-  {
-    manager: 'npm',
-    install: /\bnpm (ci|install|i)\b/,
-    cleaned: /npm cache clean\b/,
-    cacheMount: /target=\/root\/\.npm\b/,
-    hint: 'Use RUN --mount=type=cache,target=/root/.npm, or end with && npm cache clean --force.'
-  }
-];
-
-function packageCaches(run: Instruction, add: Add): void {
-  if (run.json) return;
-  const command =
-    run.args.map((a) => a.value).join(' ') + run.heredocs.map((h) => h.content).join('\n');
-  const mounts = run.flags.filter((f) => f.name === 'mount').map((f) => f.flagValue ?? '');
-  for (const rule of CACHE_RULES) {
-    if (!rule.install.test(command) || rule.cleaned.test(command)) continue;
-    if (mounts.some((m) => rule.cacheMount.test(m))) continue;
-    add({
-      rule: 'PackageCacheNotRemoved',
-      message: `${rule.manager} leaves its package cache in the image layer`,
-      range: run.range,
-      hint: rule.hint,
-      fix: optionFix(run, rule)
-    });
-  }
-}
-
-// Only where the command is one line written as parsed, so an offset in it is a column.
-function optionFix(run: Instruction, rule: CacheRule): Finding['fix'] {
-  const token = run.args[0];
-  if (!rule.option || !token || run.args.length !== 1) return undefined;
-  const { range } = token;
-  if (range.line !== range.endLine || range.endColumn - range.column !== token.value.length) {
-    return undefined;
-  }
-  const match = rule.option.insertAfter.exec(token.value);
-  if (!match) return undefined;
-  const column = range.column + match.index + match[0].length;
-  return {
-    title: `Add${rule.option.text}`,
-    edits: [
-      { line: range.line, column, endLine: range.line, endColumn: column, text: rule.option.text }
-    ]
-  };
-}
-
 function consecutiveRun(previous: Instruction, run: Instruction, add: Add): void {
   const flags = (i: Instruction) => i.flags.map((f) => f.value).join(' ');
   if (previous.json || run.json || previous.heredocs.length || run.heredocs.length) return;
@@ -353,129 +268,5 @@ function stageReference(
       message: `'${ref}' names no stage: it is pulled as an image (did you mean ${match}?)`,
       range: flag.range
     });
-  }
-}
-
-function words(token: Token, scope: Scope, escape: string): string[] | undefined {
-  if (!token.value.includes('$')) return [token.value];
-  const result = expand(token.value, (n) => scope.get(n)?.value, escape);
-  if (result.error || result.unset.length > 0) return undefined;
-  return result.value.split(/\s+/).filter(Boolean);
-}
-
-function exposePorts(instruction: Instruction, scope: Scope, escape: string, add: Add): void {
-  for (const token of instruction.args) {
-    for (const port of words(token, scope, escape) ?? []) {
-      const problem = portProblem(port);
-      if (problem) {
-        add({ rule: 'ExposeInvalidPort', severity: 'error', message: problem, range: token.range });
-      }
-    }
-  }
-}
-
-/** BuildKit's parsePort, for the container part (the host part is ExposeInvalidFormat's). */
-function portProblem(raw: string): string | undefined {
-  const container = raw.split(':').pop()!;
-  const slash = container.indexOf('/');
-  const port = slash < 0 ? container : container.slice(0, slash);
-  const proto = slash < 0 ? '' : container.slice(slash + 1);
-  if (port === '') return `invalid port: "${raw}": no port specified`;
-  if (!['', 'tcp', 'udp', 'sctp'].includes(proto.toLowerCase())) {
-    return `invalid port: "${raw}": invalid proto: ${proto}`;
-  }
-  const [start = '', end] = port.split('-', 2);
-  const number = (s: string) => (/^\d+$/.test(s) && Number(s) <= 65535 ? Number(s) : undefined);
-  const first = number(start);
-  const last = end === undefined ? first : number(end);
-  if (first === undefined || last === undefined || last < first) {
-    return `invalid containerPort: ${port} (ports are 0–65535)`;
-  }
-  return undefined;
-}
-
-const SIGNALS = new Set(
-  'ABRT ALRM BUS CHLD CLD CONT FPE HUP ILL INT IO IOT KILL PIPE POLL PROF PWR QUIT SEGV STKFLT STOP SYS TERM TRAP TSTP TTIN TTOU UNUSED URG USR1 USR2 VTALRM WINCH XCPU XFSZ'.split(
-    ' '
-  )
-);
-
-function stopSignal(instruction: Instruction, scope: Scope, escape: string, add: Add): void {
-  const token = instruction.args[0];
-  if (!token) return;
-  const [value] = words(token, scope, escape) ?? [];
-  if (value === undefined) return;
-  const name = value.toUpperCase().replace(/^SIG/, '');
-  const rt = /^RTM(IN|AX)(\+\d+|-\d+)?$/.test(name);
-  const number = /^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= 64;
-  if (!SIGNALS.has(name) && !rt && !number) {
-    add({
-      rule: 'InvalidStopSignal',
-      severity: 'error',
-      message: `Invalid signal: ${value}`,
-      range: token.range,
-      hint: 'Use a signal name such as SIGTERM or SIGINT, or a number from 1 to 64.'
-    });
-  }
-}
-
-const DURATION = /^([0-9]*(\.[0-9]*)?(ns|us|µs|μs|ms|s|m|h))+$/;
-const UNIT_NS: Record<string, number> = {
-  ns: 1,
-  us: 1e3,
-  µs: 1e3,
-  μs: 1e3,
-  ms: 1e6,
-  s: 1e9,
-  m: 6e10,
-  h: 3.6e12
-};
-
-/** Go's time.ParseDuration in nanoseconds, or undefined when it refuses the text. */
-export function goDuration(text: string): number | undefined {
-  const sign = text.startsWith('-') ? -1 : 1;
-  const body = text.replace(/^[-+]/, '');
-  if (body === '0') return 0;
-  if (!DURATION.test(body)) return undefined;
-  let total = 0;
-  for (const [, n, , unit] of body.matchAll(/([0-9]*(\.[0-9]*)?)(ns|us|µs|μs|ms|s|m|h)/g)) {
-    if (n === '' || n === '.') return undefined;
-    total += Number(n) * UNIT_NS[unit!]!;
-  }
-  return sign * total;
-}
-
-function healthcheck(instruction: Instruction, add: Add): void {
-  const [type, ...rest] = instruction.args;
-  if (!type) return;
-  const error = (message: string, range = instruction.range) =>
-    add({ rule: 'InvalidHealthcheck', severity: 'error', message, range });
-  const kind = type.value.toUpperCase();
-  if (kind === 'NONE') {
-    if (rest.length > 0) error('HEALTHCHECK NONE takes no arguments');
-    return;
-  }
-  if (kind !== 'CMD') {
-    error(`Unknown type "${kind}" in HEALTHCHECK (try CMD)`, type.range);
-    return;
-  }
-  if (rest.length === 0 || rest.every((a) => a.value.trim() === '')) {
-    error('Missing command after HEALTHCHECK CMD');
-  }
-  for (const flag of instruction.flags) {
-    const value = flag.flagValue;
-    if (value === null || value === '' || value.includes('$')) continue;
-    if (flag.name === 'retries') {
-      if (!/^[-+]?\d+$/.test(value))
-        error(`strconv.ParseInt: parsing "${value}": invalid syntax`, flag.range);
-      else if (Number(value) < 1)
-        error(`--retries must be at least 1 (not ${Number(value)})`, flag.range);
-      continue;
-    }
-    if (!['interval', 'timeout', 'start-period', 'start-interval'].includes(flag.name)) continue;
-    const ns = goDuration(value);
-    if (ns === undefined) error(`time: invalid duration "${value}"`, flag.range);
-    else if (ns < 1e6 && ns !== 0)
-      error(`Interval "${flag.name}" cannot be less than 1ms`, flag.range);
   }
 }
