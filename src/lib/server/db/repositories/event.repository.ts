@@ -25,14 +25,15 @@ export class EventRepository {
        values (?, ?, 'queued', ?, ?, ?, ?)`
     );
     // Compiled once too: a heartbeat draining a backlog claims and finishes many slices. The
-    // oldest `limit` queued events while their text stays within `chars` (the first always).
+    // oldest `limit` queued events while their text stays within `bytes` (the first always).
+    // octet_length reads the size from the row's header: the texts themselves are not read.
     const oldest = sql`select rid from (
-        select rid, row_number() over byAge n, sum(length(text)) over byAge total
-        from (select rowid rid, text, created_at from system_events
+        select rid, row_number() over byAge n, sum(len) over byAge total
+        from (select rowid rid, octet_length(text) len, created_at from system_events
           where agent_name = ${p('agentName')} and state = 'queued'
           order by created_at limit ${p('limit')})
         window byAge as (order by created_at, rid))
-      where total <= ${p('chars')} or n = 1`;
+      where total <= ${p('bytes')} or n = 1`;
     this.#claim = db
       .update(systemEvents)
       .set({ state: 'processing', turnId: sql`${p('turnId')}` })
@@ -66,11 +67,11 @@ export class EventRepository {
 
   /**
    * Claims an agent's oldest queued events for a turn, in one statement, and returns them
-   * oldest first: at most `limit`, and only while their text stays within `chars` characters
-   * (but at least one, however long). Run inside the transaction that enqueues the turn.
+   * oldest first: at most `limit`, and only while their text stays within `bytes` (UTF-8; but
+   * at least one, however long). Run inside the transaction that enqueues the turn.
    */
-  claim(agentName: string, turnId: string, limit: number, chars: number): EventRow[] {
-    const rows = this.#claim.all({ agentName, turnId, limit, chars });
+  claim(agentName: string, turnId: string, limit: number, bytes: number): EventRow[] {
+    const rows = this.#claim.all({ agentName, turnId, limit, bytes });
     return rows.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
   }
 

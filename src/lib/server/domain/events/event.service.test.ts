@@ -122,15 +122,17 @@ describe('EventService (real SQLite)', () => {
     expect(status.nextHeartbeatAt! - status.lastHeartbeatAt!).toBeGreaterThan(3_500_000);
   });
 
-  it('a turn takes events while their text stays within 32,000 characters, one at least', async () => {
+  it('a turn takes events while their text stays within 32,000 bytes, one at least', async () => {
     domain = testDomain({ agents: [{ name: 'main', heartbeatMs: 3_600_000 }] });
     seed(domain, 10, 'x'.repeat(10_000));
     seed(domain, 1, 'y'.repeat(100_000));
     seed(domain, 2);
+    // 20,000 bytes each in UTF-8: two do not fit in one turn.
+    seed(domain, 2, 'é'.repeat(10_000));
     domain.events.start();
     const sqlite = domain.database.sqlite;
     const done = sqlite.prepare(`select count(*) n from system_events where state = 'done'`);
-    while ((done.get() as { n: number }).n < 13) await new Promise((r) => setTimeout(r, 5));
+    while ((done.get() as { n: number }).n < 15) await new Promise((r) => setTimeout(r, 5));
     const turns = sqlite
       .prepare(
         `select count(*) n, sum(length(text)) chars from system_events
@@ -144,7 +146,8 @@ describe('EventService (real SQLite)', () => {
       { n: 3, chars: 30_000 },
       { n: 1, chars: 10_000 },
       { n: 1, chars: 100_000 },
-      { n: 2, chars: 14 }
+      { n: 3, chars: 14 + 10_000 },
+      { n: 1, chars: 10_000 }
     ]);
   });
 

@@ -11,12 +11,12 @@ import { RetryLater, whenStored } from '../storage-retry';
 import type { TurnService } from '../turns/turn.service';
 
 /**
- * What one heartbeat turn takes at most: events, and characters of their text (about 8,000
+ * What one heartbeat turn takes at most: events, and bytes of their text (UTF-8, about 8,000
  * tokens; a single longer event still goes, alone). Each turn is a model call that carries the
  * session's history too, so fuller turns cost fewer tokens for the same events.
  */
 const EVENTS_PER_TURN = 500;
-const CHARS_PER_TURN = 32_000;
+const BYTES_PER_TURN = 32_000;
 /**
  * Heartbeat turns an agent may have queued or running while it works a backlog: the next
  * slice is claimed as one ends. Events not claimed stay `queued`, so a stop leaves them there
@@ -32,7 +32,7 @@ const FAIL_SLICE = 1000;
 
 /**
  * System events: /wake queues one (committed before it answers); each agent's heartbeat takes
- * its queued events into turns of at most EVENTS_PER_TURN (and CHARS_PER_TURN), and the events follow their turn to
+ * its queued events into turns of at most EVENTS_PER_TURN (and BYTES_PER_TURN), and the events follow their turn to
  * done or failed. A backlog is worked in slices (one transaction each: the claim and its turn),
  * never more than TURNS_AHEAD turns ahead of the runner and never longer than SLICE_MS per
  * macrotask, so requests and probes are answered throughout and nothing is read whole.
@@ -206,7 +206,10 @@ export class EventService {
     try {
       // One commit: a refused claim leaves the events queued, never claimed twice.
       claimed = this.events.atomically(() => {
-        const rows = this.events.claim(agentName, turnId, EVENTS_PER_TURN, CHARS_PER_TURN);
+        const rows = this.events.claim(agentName, turnId, EVENTS_PER_TURN, BYTES_PER_TURN);
+        more =
+          rows.length === EVENTS_PER_TURN || (rows.length > 0 && this.events.hasQueued(agentName));
+        // Last: what it tells listeners (the turn's message) should follow only work that held.
         if (rows.length)
           this.turns.enqueue({
             turnId,
@@ -219,8 +222,6 @@ export class EventService {
             delivery: 'none',
             credential: 'heartbeat'
           });
-        more =
-          rows.length === EVENTS_PER_TURN || (rows.length > 0 && this.events.hasQueued(agentName));
         return rows;
       });
       this.#beatRetry.succeeded();

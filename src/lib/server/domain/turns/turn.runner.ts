@@ -119,7 +119,9 @@ export class TurnRunner {
         }
       }
       if (signal.aborted) return this.#aborted(row, signal);
-      await stored(() => this.#complete(row, reply, usage, tools));
+      // Only the commit is retried: what follows it is told once.
+      const tell = await stored(() => this.#complete(row, reply, usage, tools));
+      tell?.();
       return signal.aborted ? 'stopped' : 'done';
     } catch (err) {
       if (signal.aborted) return this.#aborted(row, signal);
@@ -195,7 +197,7 @@ export class TurnRunner {
     reply: string,
     usage: { prompt: number; completion: number },
     tools: ToolRecord[]
-  ): void {
+  ): () => void {
     const now = Date.now();
     const { messages, done, after } = this.turns.atomically(() => {
       // The tool calls the model made, in order, before its reply: `{skill, params}` and what
@@ -252,20 +254,22 @@ export class TurnRunner {
       const after = finished ? this.#onComplete.map((hook) => hook(finished, now)) : [];
       return { messages: posted, done: finished, after };
     });
-    for (const message of messages)
-      this.bus.emit('message.created', {
-        sessionId: message.sessionId,
-        agentName: row.agentName,
-        messageId: message.id,
-        turnId: row.id,
-        role: message.role,
-        content: message.content,
-        userId: null
-      });
-    if (row.delivery === 'announce') this.outbound.kick();
-    for (const then of after) then?.();
-    // Last, so whoever sees `completed` also sees the reply and its announcement.
-    if (done) this.bus.emit('turn.changed', toRecord(done));
+    return () => {
+      for (const message of messages)
+        this.bus.emit('message.created', {
+          sessionId: message.sessionId,
+          agentName: row.agentName,
+          messageId: message.id,
+          turnId: row.id,
+          role: message.role,
+          content: message.content,
+          userId: null
+        });
+      if (row.delivery === 'announce') this.outbound.kick();
+      for (const then of after) then?.();
+      // Last, so whoever sees `completed` also sees the reply and its announcement.
+      if (done) this.bus.emit('turn.changed', toRecord(done));
+    };
   }
 
   /** Delivery `announce`: the result is posted to the agent's main session too. */
