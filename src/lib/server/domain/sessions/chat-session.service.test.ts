@@ -74,6 +74,44 @@ describe('ChatSessionService (real SQLite)', () => {
     expect(messages).toHaveLength(6);
   });
 
+  it('follows a session size from the messages told after it was read, and reads it anew after a compaction', async () => {
+    domain = testDomain({ sessions: { compaction: { budgetTokens: 1000, keepMessages: 2 } } });
+    let last = await runTurn('sized', 'one');
+    for (const input of ['two', 'three']) last = await runTurn('sized', input);
+    const { sessionId } = last;
+    const summaries = () => domain!.chatSessions.get(sessionId, 50).summaries.length;
+    expect(summaries()).toBe(0);
+    // A completed turn whose provider reported no usage: only the size in characters decides.
+    const unmetered = () =>
+      domain!.bus.emit('turn.changed', {
+        ...domain!.turns.get(last.turnId),
+        usage: { prompt: 0, completion: 0 }
+      });
+    unmetered();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(summaries()).toBe(0);
+    // 4,000 characters told (not stored): the size followed in memory reaches 1,000 tokens.
+    domain.bus.emit('message.created', {
+      sessionId,
+      agentName: 'main',
+      messageId: 'told',
+      turnId: last.turnId,
+      role: 'user',
+      content: 'x'.repeat(4000),
+      userId: null
+    });
+    unmetered();
+    for (let i = 0; i < 100 && summaries() === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(summaries()).toBe(1);
+    expect(domain.chatSessions.get(sessionId, 50).session.compactedMessages).toBe(4);
+    // The compaction dropped it: read again from the file, the session is small, and more
+    // turns (6 uncompacted messages again) compact nothing.
+    for (const input of ['four', 'five']) last = await runTurn('sized', input);
+    unmetered();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(summaries()).toBe(1);
+  });
+
   it('pages messages with before, lists and deletes sessions', async () => {
     domain = testDomain();
     const t = await runTurn('paged', 'one');
