@@ -32,10 +32,11 @@ const FAIL_SLICE = 1000;
 
 /**
  * System events: /wake queues one (committed before it answers); each agent's heartbeat takes
- * its queued events into turns of at most EVENTS_PER_TURN (and BYTES_PER_TURN), and the events follow their turn to
- * done or failed. A backlog is worked in slices (one transaction each: the claim and its turn),
- * never more than TURNS_AHEAD turns ahead of the runner and never longer than SLICE_MS per
- * macrotask, so requests and probes are answered throughout and nothing is read whole.
+ * its queued events into turns of at most EVENTS_PER_TURN and BYTES_PER_TURN, and the events
+ * follow their turn to done or failed. A backlog is worked in slices (one transaction each: the
+ * claim and its turn), never more than TURNS_AHEAD turns ahead of the runner and never longer
+ * than SLICE_MS per macrotask, so requests and probes are answered throughout and nothing is
+ * read whole.
  */
 export class EventService {
   readonly #timers = new Map<string, { timer: NodeJS.Timeout; nextAt: number }>();
