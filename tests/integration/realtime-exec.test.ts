@@ -131,6 +131,24 @@ describe('exec sessions over socket.io', () => {
     await until(() => !execRunning(execId), 'the exec to end in the engine');
   });
 
+  it('closing the socket ends a shell that was still starting when the keys were sent', async () => {
+    // The first interrupt and end of input reach the terminal while `sleep` runs (the interrupt
+    // ignored); the interactive shell that follows switches the terminal to raw mode, which turns
+    // the waiting end of input to nothing. Only the keys typed again end it.
+    const socket = await connectSocket(berth, operator);
+    const cmd = ['sh', '-c', 'trap "" INT; sleep 1; exec sh -i'];
+    const { execId } = (await socket.emitWithAck('exec.start', {
+      engine: 'local',
+      container,
+      cmd,
+      cols: 80,
+      rows: 24
+    })) as { execId: string };
+    socket.close();
+    await new Promise((done) => setTimeout(done, 2500));
+    expect(execRunning(execId)).toBe(false);
+  });
+
   it('a socket that stops reading pauses the command, not server memory; nothing is lost', async () => {
     const total = 40_000_000;
     const ws = new WebSocket(

@@ -18,6 +18,8 @@ const MAX_SESSIONS = 8;
 const MAX_UNSENT = 32;
 /** How long a closed session's engine stream may take to end by itself before it is cut. */
 const END_GRACE_MS = 2000;
+/** How often the keys that end a closed session are typed again while its stream stays open. */
+const RETYPE_MS = 250;
 
 interface Session {
   execId: string;
@@ -162,17 +164,24 @@ export class SocketExecs {
 
   /**
    * Closed from this side. Closing the connection alone leaves the command running in the
-   * engine (it hangs nothing up), so the terminal is sent an interrupt and an end of input
-   * first, as a user at the keyboard would: a shell or a foreground program in it ends. The
+   * engine (it hangs nothing up), so the terminal is sent an interrupt and an end of input, as a
+   * user at the keyboard would: a shell or a foreground program in it ends. The keys are typed
+   * again every RETYPE_MS: keys that reach a terminal before its program reads it (a shell still
+   * starting) are turned to nothing when the program switches the terminal to raw mode. The
    * connection is cut once the engine ends the stream, or after END_GRACE_MS.
    */
   #end(session: Session, reason: string): void {
     if (session.closing) return;
     session.closing = reason;
     const { stream } = session;
+    const type = () => void (stream.writable && stream.write('\x03\x04'));
+    type();
+    const retype = setInterval(type, RETYPE_MS);
     const cut = setTimeout(() => stream.destroy(), END_GRACE_MS);
-    stream.once('close', () => clearTimeout(cut));
-    if (stream.writable) stream.end('\x03\x04');
+    stream.once('close', () => {
+      clearInterval(retype);
+      clearTimeout(cut);
+    });
     void this.#finish(session, reason);
   }
 
