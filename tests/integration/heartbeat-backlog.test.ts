@@ -57,6 +57,16 @@ async function healthz(berth: Berth): Promise<number> {
   return performance.now() - sent;
 }
 
+/**
+ * Probes answered while the backlog drains: most at once; none stalled for seconds (a drain
+ * that held the loop would). One slow probe on a loaded machine is not that.
+ */
+function expectPrompt(latencies: number[]): void {
+  const sorted = latencies.toSorted((a, b) => a - b);
+  expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(250);
+  expect(sorted.at(-1)).toBeLessThan(3000);
+}
+
 describe('heartbeat backlog across restarts', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'berth-backlog-'));
   afterAll(async () => {
@@ -78,9 +88,10 @@ describe('heartbeat backlog across restarts', () => {
       // is written while Berth is stopped.
       const first = await startTimed(dataDir);
       expect(await first.berth.stop()).toBe(0);
-      // 1.5 s, unless this machine is too loaded to start even an empty Berth in 0.75 s: then
-      // twice what the empty start took (/readyz's engine check shares the loop with the drain).
-      const readyWithin = Math.max(1500, 2 * first.readyMs);
+      // 1.5 s, unless this machine is too loaded to start even an empty Berth in 0.5 s: then
+      // three times what the empty start took (/readyz's engine check shares the loop with the
+      // drain). That the start does not wait for the backlog is shown by what is still queued.
+      const readyWithin = Math.max(1500, 3 * first.readyMs);
       const seed = new Database(join(dataDir, 'berth.db'));
       const insert = seed.prepare(
         `insert into system_events (id, agent_name, state, text, metadata, source, created_at)
@@ -96,15 +107,18 @@ describe('heartbeat backlog across restarts', () => {
       try {
         // Ready at once, and probes answer while the heartbeat takes the backlog.
         const { berth, readyMs } = await startTimed(dataDir);
+        expect(counts(db).queued).toBeGreaterThan(0);
         expect(readyMs).toBeLessThan(readyWithin);
         const started = await until(() => counts(db).done > 0 && counts(db), 10_000);
         expect(started.queued).toBeGreaterThan(0);
-        for (let i = 0; i < 5; i++) expect(await healthz(berth)).toBeLessThan(1000);
+        const probes: number[] = [];
+        for (let i = 0; i < 5; i++) probes.push(await healthz(berth));
+        expectPrompt(probes);
 
         // SIGTERM mid-drain: a prompt, clean exit; nothing lost, the rest still queued.
         const signalled = performance.now();
         expect(await berth.stop('SIGTERM')).toBe(0);
-        expect(performance.now() - signalled).toBeLessThan(3000);
+        expect(performance.now() - signalled).toBeLessThan(5000);
         const stopped = counts(db);
         expect(stopped.queued).toBeGreaterThan(0);
         expect(stopped.failed).toBe(0);
@@ -115,16 +129,17 @@ describe('heartbeat backlog across restarts', () => {
         // The next start is ready at once again and finishes every event.
         const again = await startTimed(dataDir);
         try {
+          expect(counts(db).queued).toBeGreaterThan(0);
           expect(again.readyMs).toBeLessThan(readyWithin);
           // Probes keep answering until the queue is empty (bounded wait).
-          let answered = 0;
+          const answered: number[] = [];
           const deadline = performance.now() + 30_000;
           while (counts(db).done < BACKLOG && performance.now() < deadline) {
-            expect(await healthz(again.berth)).toBeLessThan(1000);
-            answered++;
+            answered.push(await healthz(again.berth));
             await new Promise((r) => setTimeout(r, 50));
           }
-          expect(answered).toBeGreaterThan(1);
+          expect(answered.length).toBeGreaterThan(1);
+          expectPrompt(answered);
           expect(counts(db)).toEqual({ queued: 0, processing: 0, done: BACKLOG, failed: 0 });
           // Each heartbeat turn took at most 500 events, and every such turn completed.
           const largest = db

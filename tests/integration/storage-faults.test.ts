@@ -14,6 +14,11 @@ import { ADMIN, freePort, login, postForm, startBerth, type Berth } from './help
  * and reads keep answering, nothing unstored is acknowledged, and work resumes by itself.
  */
 const RPC_TOKEN = 'ops-token-0123456789abcdef';
+/**
+ * A refused write answers within this: Berth waits 50 ms for a lock; better-sqlite3's default
+ * (5 s) would blow it. Loose enough for a loaded 2-core machine.
+ */
+const REFUSED_WITHIN_MS = 2000;
 const REST_KEY = 'ci-operator-key-0123456789abcdef';
 const CONFIG = `
 webhooks:
@@ -157,7 +162,7 @@ describe('a database locked by another process', () => {
     expect(woken.value.status).toBe(503);
     expect(woken.value.headers['retry-after']).toBe('1');
     expect(woken.value.json).toMatchObject({ status: 503, error: 'unavailable' });
-    expect(woken.ms).toBeLessThan(500);
+    expect(woken.ms).toBeLessThan(REFUSED_WITHIN_MS);
 
     // Wakes arriving together share one commit: the refused commit answers each of them 503.
     const batch = await timed(() =>
@@ -168,13 +173,13 @@ describe('a database locked by another process', () => {
       )
     );
     expect(batch.value.map((r) => r.status)).toEqual(Array(20).fill(503));
-    expect(batch.ms).toBeLessThan(500);
+    expect(batch.ms).toBeLessThan(REFUSED_WITHIN_MS);
 
     const agentHook = await timed(() =>
       hook(berth.port, '/hooks/agent', { message: 'during the lock' })
     );
     expect(agentHook.value.status).toBe(503);
-    expect(agentHook.ms).toBeLessThan(500);
+    expect(agentHook.ms).toBeLessThan(REFUSED_WITHIN_MS);
 
     const rest = await timed(() => chat(berth, 'during the lock'));
     expect(rest.value.status).toBe(503);
@@ -184,7 +189,7 @@ describe('a database locked by another process', () => {
       status: 503,
       detail: 'The database is locked by another process; try again shortly'
     });
-    expect(rest.ms).toBeLessThan(500);
+    expect(rest.ms).toBeLessThan(REFUSED_WITHIN_MS);
 
     const sent = await timed(() => sendMessage(berth, 'during the lock'));
     expect(sent.value.error).toEqual({
@@ -195,7 +200,7 @@ describe('a database locked by another process', () => {
         retryAfterMs: 1000
       }
     });
-    expect(sent.ms).toBeLessThan(500);
+    expect(sent.ms).toBeLessThan(REFUSED_WITHIN_MS);
 
     // The console: a tRPC mutation and a form action.
     const created = await fetch(`${berth.url}/api/trpc/credentials.apiKeys.create`, {
@@ -237,7 +242,10 @@ describe('a database locked by another process', () => {
         `p99 ${at(0.99).toFixed(1)} ms, max ${at(1).toFixed(1)} ms`
     );
     expect(latencies.length).toBeGreaterThan(20);
-    expect(Math.max(...latencies)).toBeLessThan(200);
+    // Probes answer while the lock holds: a loop blocked in a busy wait would stall them for
+    // seconds. One slow probe on a loaded machine is not that.
+    expect(at(0.9)).toBeLessThan(200);
+    expect(at(1)).toBeLessThan(1000);
 
     const after = await hook(berth.port, '/hooks/wake', { text: 'after the lock' });
     expect(after.status).toBe(200);

@@ -17,7 +17,7 @@ const MAX_SESSIONS = 8;
  */
 const MAX_UNSENT = 32;
 /** How long a closed session's engine stream may take to end by itself before it is cut. */
-const END_GRACE_MS = 2000;
+const END_GRACE_MS = 5000;
 /** How often the keys that end a closed session are typed again while its stream stays open. */
 const RETYPE_MS = 250;
 
@@ -205,16 +205,16 @@ export class SocketExecs {
     });
   }
 
-  /** The engine sets the exit code a moment after the output ends; asked a few times. */
+  /** The engine sets the exit code a moment after the output ends; asked for up to 3 s. */
   async #exitCode(session: Session): Promise<number | undefined> {
-    for (let attempt = 0; attempt < 5; attempt++) {
+    for (let attempt = 0; attempt < 30; attempt++) {
       try {
         const state = await this.containers.execState(session.actor, session);
         if (!state.running) return state.exitCode;
       } catch {
         return undefined;
       }
-      await new Promise((done) => setTimeout(done, 50));
+      await new Promise((done) => setTimeout(done, 100));
     }
     return undefined;
   }
