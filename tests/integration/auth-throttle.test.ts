@@ -7,7 +7,7 @@ import { berthConfig, OPS, rpcToken } from './helpers/config';
 import { bearer, rpcRequest } from './helpers/rpc';
 
 const KEY = 'rest-ops-key-0123456789abcdef';
-const WINDOW_MS = 3000;
+const WINDOW_MS = 6000;
 const MAX_FAILURES = 5;
 
 /**

@@ -112,16 +112,23 @@ describe('containers on the real engine', () => {
   });
 
   it('reads logs (raw frames), top, changes, a stats snapshot and runs exec', async () => {
-    const raw = await readAll(
-      await containers.logs(actors.viewer, {
-        ...ref,
-        stdout: true,
-        stderr: true,
-        follow: false,
-        tail: 'all',
-        timestamps: true
-      })
-    );
+    // The container prints as it starts: read until both lines are in (a loaded engine is slow).
+    const readLogs = async () =>
+      readAll(
+        await containers.logs(actors.viewer, {
+          ...ref,
+          stdout: true,
+          stderr: true,
+          follow: false,
+          tail: 'all',
+          timestamps: true
+        })
+      );
+    let raw = await readLogs();
+    for (let i = 0; i < 50 && !(raw.includes('hello-out') && raw.includes('hello-err')); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      raw = await readLogs();
+    }
     // Not a TTY: frames with an 8-byte header, stream 1 stdout and 2 stderr.
     expect([raw[0], raw.includes('hello-out'), raw.includes('hello-err')]).toEqual([
       expect.any(Number),
@@ -142,8 +149,16 @@ describe('containers on the real engine', () => {
     expect(onlyErr.includes('hello-out')).toBe(false);
     expect(onlyErr.includes('hello-err')).toBe(true);
 
-    const top = await containers.top(actors.viewer, ref);
-    expect(top.Processes.some((p) => p.join(' ').includes('sleep 300'))).toBe(true);
+    const sleeping = async () =>
+      (await containers.top(actors.viewer, ref)).Processes.some((p) =>
+        p.join(' ').includes('sleep 300')
+      );
+    let asleep = await sleeping();
+    for (let i = 0; i < 50 && !asleep; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      asleep = await sleeping();
+    }
+    expect(asleep).toBe(true);
     const stats = (await containers.stats(actors.viewer, ref)) as {
       pids_stats: { current: number };
       read: string;

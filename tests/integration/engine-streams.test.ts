@@ -77,8 +77,10 @@ describe('engine streams (real engine)', () => {
     const id = runContainer(
       image,
       LABEL,
-      `usleep 300000; echo out1; usleep 100000; echo err1 >&2; usleep 100000;
-       head -c 20000 /dev/zero | tr '\\0' y; echo; usleep 100000; echo err2 >&2; usleep 100000;
+      // Lines 300 ms apart: the engine reads stdout and stderr separately, so closer ones can
+      // be stored out of order when it is busy.
+      `usleep 300000; echo out1; usleep 300000; echo err1 >&2; usleep 300000;
+       head -c 20000 /dev/zero | tr '\\0' y; echo; usleep 300000; echo err2 >&2; usleep 300000;
        printf partial`
     );
     const read = async (follow: boolean) => {

@@ -43,6 +43,7 @@ describe('restart after SIGKILL', () => {
     const dir = dataDir();
     // The first answer trickles far slower than the test waits: the turn is mid-stream.
     fake.script({ kind: 'stream', chunks: slowChunks(), delayMs: 10_000 });
+    const asked = fake.requests.length;
     const berth = await startBerth({ config, dataDir: dir });
     const { result } = await callRpc<{ turnId: string }>(berth, OPS, 'agent.sendMessage', {
       agentName: 'llm',
@@ -51,6 +52,9 @@ describe('restart after SIGKILL', () => {
     });
     const turnId = result!.turnId;
     await eventually(async () => (await state(berth.url, turnId)) === 'running');
+    // Killed mid-stream: once the model has the question (else the restart would take the slow
+    // answer scripted for this first call).
+    await eventually(() => fake.requests.length > asked);
     berth.proc.kill('SIGKILL');
     await berth.exited;
     const db = openDb(dir);
@@ -200,6 +204,18 @@ describe('the outbox across SIGKILL', () => {
       );
       expect(reply.status).toBe(200);
       await eventually(() => seen.length === 1);
+      // Killed once the refused attempt is counted (Berth counts it when the answer is in).
+      const watch = openDb(dir);
+      try {
+        await eventually(() => {
+          const r = watch
+            .prepare('select attempts from outbound_deliveries where turn_id = ?')
+            .get(reply.json.turnId) as { attempts: number } | undefined;
+          return r?.attempts === 1;
+        });
+      } finally {
+        watch.close();
+      }
       berth.proc.kill('SIGKILL');
       await berth.exited;
 

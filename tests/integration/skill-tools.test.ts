@@ -62,7 +62,9 @@ describe('a turn whose model calls container and http skills as tools', () => {
           },
           // Its provider's time-out is shorter than the nap skill's: a tool run is not a wait
           // for the model's answer.
-          { name: 'brisk', provider: 'brisk', skills: ['nap'] }
+          { name: 'brisk', provider: 'brisk', skills: ['nap'] },
+          // A nap no time-out ends while the test cancels its turn (however slow the engine).
+          { name: 'sleepy', provider: 'fake', skills: ['long-nap'] }
         ],
         providers: {
           fake: { type: 'openai', baseUrl: fake.url, model: 'fake-small', timeoutMs: 5000 },
@@ -83,6 +85,13 @@ describe('a turn whose model calls container and http skills as tools', () => {
             timeoutMs: 20000
           },
           { id: 'nap', kind: 'container', image: IMAGE, command: ['sleep', '60'], timeoutMs: 1500 },
+          {
+            id: 'long-nap',
+            kind: 'container',
+            image: IMAGE,
+            command: ['sleep', '60'],
+            timeoutMs: 60_000
+          },
           {
             id: 'grumble',
             kind: 'container',
@@ -269,15 +278,15 @@ describe('a turn whose model calls container and http skills as tools', () => {
 
   it('turn.cancel during a container skill stops the container and ends the turn cancelled', async () => {
     const first = fake.requests.length;
-    fake.script(toolCallAnswer([{ name: 'nap', arguments: {} }]));
-    const sent = await sendMessage(berth, OPS, 'tooled', 'nap, then stop');
+    fake.script(toolCallAnswer([{ name: 'long-nap', arguments: {} }]));
+    const sent = await sendMessage(berth, OPS, 'sleepy', 'nap, then stop');
     let run: Run | undefined;
-    for (let i = 0; i < 100 && !run; i++) {
+    for (let i = 0; i < 250 && !run; i++) {
       await new Promise((r) => setTimeout(r, 20));
-      run = (await runsOf('nap')).find((r) => r.trigger === `turn:${sent.turnId}`);
+      run = (await runsOf('long-nap')).find((r) => r.trigger === `turn:${sent.turnId}`);
     }
     const mine = `berth.skill.run=${run!.runId}`;
-    for (let i = 0; i < 100 && containersLabelled(mine) === ''; i++)
+    for (let i = 0; i < 250 && containersLabelled(mine) === ''; i++)
       await new Promise((r) => setTimeout(r, 20));
     expect(containersLabelled(mine)).not.toBe('');
     await callRpc(berth, OPS, 'turn.cancel', { turnId: sent.turnId });
@@ -288,12 +297,13 @@ describe('a turn whose model calls container and http skills as tools', () => {
     // Nothing went back to the model, and the run ended with the turn.
     expect(fake.requests.length - first).toBe(1);
     let ended: Run | undefined;
-    for (let i = 0; i < 100 && ended?.status !== 'failed'; i++) {
+    for (let i = 0; i < 250 && ended?.status !== 'failed'; i++) {
       await new Promise((r) => setTimeout(r, 20));
-      ended = (await runsOf('nap')).find((r) => r.runId === run!.runId);
+      ended = (await runsOf('long-nap')).find((r) => r.runId === run!.runId);
     }
     expect(ended).toMatchObject({ status: 'failed', error: 'cancelled' });
-    expect(ended!.durationMs).toBeLessThan(1500);
+    // Cut short by the cancel, far before the container's 60 s sleep.
+    expect(ended!.durationMs).toBeLessThan(10_000);
     expect(containersLabelled(mine)).toBe('');
   }, 20_000);
 

@@ -175,11 +175,14 @@ describe('an agent-turn flood', () => {
     );
     for (const id of ids) expect(stored.get(id)).toEqual({ state: 'completed' });
 
-    // Probes answered throughout. The bound is loose: this process's 64 clients share the two
-    // cores with Berth (about 200 ms at p99 here); the bench prints the real figures. How many
-    // samples fit depends on how fast the flood goes (50 to 200 here), so only a floor.
-    const p99 = latencies[Math.ceil(latencies.length * 0.99) - 1]!;
+    // Probes answered throughout. The bounds are loose: this process's 64 clients share the two
+    // cores with Berth (about 200 ms at p99 here); the bench prints the real figures. A loop
+    // blocked by the flood would hold every probe for seconds. How many samples fit depends on
+    // how fast the flood goes (50 to 200 here), so only a floor.
+    const sorted = latencies.toSorted((a, b) => a - b);
+    const at = (q: number) => sorted[Math.ceil(sorted.length * q) - 1]!;
     expect(latencies.length).toBeGreaterThan(20);
-    expect(p99).toBeLessThan(500);
+    expect(at(0.95)).toBeLessThan(500);
+    expect(at(0.99)).toBeLessThan(2000);
   });
 });
