@@ -149,7 +149,11 @@ test('the wizard listens on a capture endpoint, builds the mapping from the capt
   await expect(wizard.getByText('Live', { exact: true })).toBeVisible();
   await screenshots(page, testInfo, 'wizard-capture-390');
 
-  const sentAt = Date.now();
+  // What the page asks for the capture from here on: pushed, it asks nothing.
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('webhooks.capture.get')) asked.push(r.url());
+  });
   const sent = await fetch(url, {
     method: 'POST',
     headers: {
@@ -161,9 +165,9 @@ test('the wizard listens on a capture endpoint, builds the mapping from the capt
   });
   expect(sent.status).toBe(200);
   await expect(wizard.getByRole('status').filter({ hasText: 'Captured' })).toBeVisible({
-    timeout: 2_000
+    timeout: 10_000
   });
-  expect(Date.now() - sentAt).toBeLessThan(1_000);
+  expect(asked).toEqual([]);
   await expect(wizard.getByLabel('Sample body (JSON)')).toHaveValue(/"project": "acme\/api"/);
   const headers = await wizard.getByLabel('Sample headers (JSON)').inputValue();
   expect(headers).toContain('"x-ci-event": "build"');

@@ -167,7 +167,8 @@ describe('the webhook wizard: capture endpoint, test deliveries, GitLab tokens',
       });
       expect(res.status).toBe(200);
       const got = await captured;
-      expect(Date.now() - sentAt).toBeLessThan(1_000);
+      // Pushed as it arrives (loose: a loaded machine may be slow to carry it).
+      expect(Date.now() - sentAt).toBeLessThan(5_000);
       expect(got.channel).toBe(channel);
       // The same shape `webhooks.capture.get` answers, secrets left out.
       const polled = await call<{ delivery: Data }>(

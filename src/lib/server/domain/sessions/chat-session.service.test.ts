@@ -67,7 +67,13 @@ describe('ChatSessionService (real SQLite)', () => {
       const t = await runTurn('budget', `${'word '.repeat(20)}${i}`);
       sessionId = t.sessionId;
     }
-    await new Promise((r) => setTimeout(r, 50));
+    // The compaction runs in the background after the turn.
+    for (
+      let i = 0;
+      i < 250 && domain.chatSessions.get(sessionId, 50).session.compactedMessages === 0;
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 20));
     const { session, messages } = domain.chatSessions.get(sessionId, 50);
     expect(session.compactedMessages).toBeGreaterThan(0);
     expect(messages.filter((m) => m.compactedBy === null).length).toBeLessThanOrEqual(4);
