@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { actors, buildTestImage, engineDomain, removeLabelled } from './helpers/engine';
+import { actors, buildTestImage, docker, engineDomain, removeLabelled } from './helpers/engine';
 
 const { domain, runId, label, labels } = engineDomain();
 const { containers } = domain.engine;
@@ -275,6 +275,9 @@ describe('least privilege', () => {
       await expect(containers.create(actors.operator, { ...create, ...option })).rejects.toThrow(
         `Needs the admin role to use ${words}`
       );
+    // A named volume is an operator's to use. Made here with the run's label, so it goes with
+    // the rest (the engine would make it unlabelled, and `rm -v` leaves named volumes).
+    docker('volume', 'create', '--label', label, `vol-${runId}`);
     const named = await containers.create(actors.operator, {
       ...create,
       binds: [`vol-${runId}:/data`]

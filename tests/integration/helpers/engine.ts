@@ -25,7 +25,7 @@ export function engineDomain(
   return { domain, runId, label, labels: { 'berth.test': runId } };
 }
 
-function docker(...args: string[]): string {
+export function docker(...args: string[]): string {
   return execFileSync('docker', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
