@@ -14,4 +14,23 @@ describe('uuidv7', () => {
     expect(new Set(many).size).toBe(1000);
     for (const id of many) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab]/);
   });
+
+  it('counts up within a millisecond, past its counter and when the clock goes back', () => {
+    const ms = Date.now() + 10_000_000;
+    // The same millisecond over and over: more ids than the 12-bit counter holds.
+    const same = Array.from({ length: 5000 }, () => uuidv7(ms));
+    expect(same.toSorted()).toEqual(same);
+    expect(new Set(same).size).toBe(5000);
+    const millisOf = (id: string) => parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+    expect(millisOf(same[0]!)).toBe(ms);
+    // The counter ran out (at most 4,096 a millisecond): the later ids carry on in the next ones.
+    expect(millisOf(same.at(-1)!)).toBeGreaterThan(ms);
+    for (const id of same) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab]/);
+    // A clock that went back still sorts after what came before.
+    const later = uuidv7(ms - 60_000);
+    expect(later > same.at(-1)!).toBe(true);
+    // A burst at the real clock keeps its order too.
+    const burst = Array.from({ length: 1000 }, () => uuidv7());
+    expect(burst.toSorted()).toEqual(burst);
+  });
 });
