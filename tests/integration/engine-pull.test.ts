@@ -142,3 +142,39 @@ describe('pull from a private registry', () => {
     }
   });
 });
+
+describe('a container skill whose image the engine lacks', () => {
+  it('pulls it with the kept credentials first, as docker run does, and says so in its log', async () => {
+    const image = `${remoteName}:v1`;
+    const skill = (id: string, from: string) => ({
+      id,
+      kind: 'container',
+      image: from,
+      command: ['sh', '-c', 'cat'],
+      timeoutMs: 30_000
+    });
+    const { domain } = engineDomain(undefined, {
+      registries: [{ server, username: USER, password: PASSWORD }],
+      skills: [skill('pulled-echo', image), skill('nowhere-echo', `${remoteName}-missing:v1`)]
+    });
+    try {
+      docker('rmi', '-f', image);
+      const by = { trigger: 'test', actor: null };
+      const run = await domain.skills.start('pulled-echo', { say: 'hi' }, by).done;
+      expect(run).toMatchObject({ status: 'completed', output: { say: 'hi' }, exitCode: 0 });
+      expect(run.logs).toContain(`pulling ${image}: the engine does not have it`);
+      expect(run.logs).toMatch(/Downloaded newer image/);
+      expect(docker('image', 'inspect', '--format', '{{.Id}}', image).trim()).toMatch(/^sha256:/);
+      // Present now: the next run does not pull.
+      const again = await domain.skills.start('pulled-echo', {}, by).done;
+      expect(again.status).toBe('completed');
+      expect(again.logs ?? '').not.toContain('pulling');
+
+      const missing = await domain.skills.start('nowhere-echo', {}, by).done;
+      expect(missing.status).toBe('failed');
+      expect(missing.error).toBe(`no such image ${remoteName}-missing:v1, here or in its registry`);
+    } finally {
+      domain.close();
+    }
+  }, 60_000);
+});

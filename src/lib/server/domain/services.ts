@@ -103,7 +103,7 @@ export function createServices({
 
   const skills = new SkillService(new SkillRunRepository(db), builtinSkills(engines.local), {
     fileSkills: config.current.skills,
-    runners: skillRunners(engines),
+    runners: skillRunners(engines, () => config.current.registries),
     audit
   });
   // An agent's state reads the turns running (kept by TurnService, which needs the agents),

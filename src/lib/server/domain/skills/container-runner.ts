@@ -3,8 +3,17 @@ import type { SkillDefinition } from '$lib/contracts/skills';
 import { containerAction, listContainers, removeContainer } from '../../engine/containers';
 import type { EngineClient } from '../../engine/engine.client';
 import type { EngineRegistry } from '../../engine/engine.registry';
-import { attachOneShot, createOneShot, waitOneShot } from '../../engine/oneshot';
+import { pullImage } from '../../engine/images';
+import {
+  attachOneShot,
+  createOneShot,
+  waitOneShot,
+  type OneShotCreate
+} from '../../engine/oneshot';
 import { StreamDemuxer } from '../../engine/stream-demux';
+import { DomainError } from '../../errors';
+import { untilDone } from '../engine/progress';
+import { registryAuthFor, type RegistryCredential } from '../engine/registry-auth';
 import { SkillFailure, type SkillResult, type SkillRunner } from './skill-runner';
 
 type ContainerSkill = Extract<SkillDefinition, { kind: 'container' }>;
@@ -38,7 +47,11 @@ function result(stdout: string): unknown {
  * log lines. The container is removed whatever happens: ended, failed, timed out or cancelled.
  */
 export class ContainerRunner implements SkillRunner<ContainerSkill> {
-  constructor(private readonly engines: EngineRegistry) {}
+  constructor(
+    private readonly engines: EngineRegistry,
+    /** Registry credentials kept on the server, for pulling an image the engine lacks. */
+    private readonly registries: () => readonly RegistryCredential[] = () => []
+  ) {}
 
   async run(
     def: ContainerSkill,
@@ -47,7 +60,7 @@ export class ContainerRunner implements SkillRunner<ContainerSkill> {
   ): Promise<SkillResult> {
     const engine = this.engines.get(def.engine);
     signal.throwIfAborted();
-    const id = await createOneShot(engine, {
+    const spec: OneShotCreate = {
       image: def.image,
       cmd: def.command,
       env: paramEnv(params),
@@ -55,13 +68,57 @@ export class ContainerRunner implements SkillRunner<ContainerSkill> {
       memoryBytes: def.memoryMb * 1024 * 1024,
       nanoCpus: Math.round(def.cpus * 1e9),
       network: def.network
-    });
+    };
+    let id: string;
+    try {
+      id = await createOneShot(engine, spec);
+    } catch (err) {
+      // As `docker run` does: an image the engine lacks is pulled first (within the run's time).
+      if (!(
+        err instanceof DomainError &&
+        err.code === 'NOT_FOUND' &&
+        /no such image/.test(err.message)
+      ))
+        throw err;
+      await this.#pull(engine, def.image, signal, log);
+      id = await createOneShot(engine, spec);
+    }
     try {
       return await this.#attached(engine, id, def, params, signal, log);
     } finally {
       await removeContainer(engine, id, true, true).catch(() => {
         // Already gone (or the engine went away): recover() removes it at the next start.
       });
+    }
+  }
+
+  /** Pulls `image` with the credentials kept for its registry; told in the run's log. */
+  async #pull(
+    engine: EngineClient,
+    image: string,
+    signal: AbortSignal,
+    log: Parameters<SkillRunner['run']>[2]['log']
+  ): Promise<void> {
+    const { name, tag } = splitReference(image);
+    log('system', `pulling ${image}: the engine does not have it`);
+    const stream = await pullImage(
+      engine,
+      name,
+      tag,
+      registryAuthFor(name, this.registries())
+    ).catch((err: unknown) => {
+      if (err instanceof DomainError && err.code === 'NOT_FOUND')
+        throw new DomainError('NOT_FOUND', `no such image ${image}, here or in its registry`);
+      throw err;
+    });
+    const onAbort = () => stream.destroy(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const { last } = await untilDone(stream, `pull of ${image}`);
+      signal.throwIfAborted();
+      log('system', last || `pulled ${image}`);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
     }
   }
 
@@ -160,4 +217,17 @@ export class ContainerRunner implements SkillRunner<ContainerSkill> {
       );
     });
   }
+}
+
+/**
+ * An image reference as the engine's pull takes it: the name, and the tag or digest (`latest`
+ * when none is given). The tag's colon is the one after the last `/` (a registry's port is not).
+ */
+export function splitReference(image: string): { name: string; tag: string } {
+  const at = image.indexOf('@');
+  if (at >= 0) return { name: image.slice(0, at), tag: image.slice(at + 1) };
+  const colon = image.lastIndexOf(':');
+  if (colon > image.lastIndexOf('/'))
+    return { name: image.slice(0, colon), tag: image.slice(colon + 1) };
+  return { name: image, tag: 'latest' };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isPrivateAddress } from './address-policy';
 import { renderBody, renderUrl } from './http-template';
-import { paramEnv } from './container-runner';
+import { paramEnv, splitReference } from './container-runner';
 
 describe('http skill address policy', () => {
   it('refuses loopback, private, link-local, unique-local, unspecified and mapped addresses', () => {
@@ -50,5 +50,21 @@ describe('http skill templates', () => {
       'PARAM_COUNT=2',
       'PARAM_MY_LIST=["a"]'
     ]);
+  });
+
+  it("splits a container skill's image into the pull's name and tag or digest", () => {
+    expect(splitReference('busybox')).toEqual({ name: 'busybox', tag: 'latest' });
+    expect(splitReference('registry.example/tools/shout:1.2')).toEqual({
+      name: 'registry.example/tools/shout',
+      tag: '1.2'
+    });
+    expect(splitReference('127.0.0.1:5000/tools/shout')).toEqual({
+      name: '127.0.0.1:5000/tools/shout',
+      tag: 'latest'
+    });
+    expect(splitReference(`127.0.0.1:5000/shout@sha256:${'a'.repeat(64)}`)).toEqual({
+      name: '127.0.0.1:5000/shout',
+      tag: `sha256:${'a'.repeat(64)}`
+    });
   });
 });
