@@ -111,7 +111,9 @@ export class ContainerRunner implements SkillRunner<ContainerSkill> {
         throw new DomainError('NOT_FOUND', `no such image ${image}, here or in its registry`);
       throw err;
     });
+    // A time-out or cancel that came while the engine answered ends the pull at once too.
     const onAbort = () => stream.destroy(signal.reason as Error);
+    if (signal.aborted) onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       const { last } = await untilDone(stream, `pull of ${image}`);
