@@ -98,7 +98,8 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
   let database: OpenedDatabase;
   try {
     database = openDatabase(dbFile, options.migrationsDir ?? resolve('drizzle'), {
-      synchronous: config.current.database.synchronous
+      synchronous: config.current.database.synchronous,
+      onCheckpointTrouble: (message) => logger.warn(message)
     });
   } catch (err) {
     lock.release();

@@ -1,5 +1,10 @@
 import pino, { type Logger } from 'pino';
 
+/** Lines are handed to the writer in strings of at least this many characters... */
+const BATCH_CHARS = 4096;
+/** ...or after this long, whichever comes first. */
+const BATCH_MS = 200;
+
 /**
  * JSON logs on stdout; secrets never reach them (headers and cookies are redacted). Lines are
  * written in batches of 4 KiB or every 200 ms, whichever comes first, and flushed when the
@@ -8,14 +13,16 @@ import pino, { type Logger } from 'pino';
  * process is killed outright (SIGKILL, out of memory); exits, crashes and SIGTERM flush them.
  */
 export function createLogger(level = process.env.LOG_LEVEL ?? 'info'): Logger {
+  // Before the writer's own exit hook, which flushes what it holds: ours hands it ours first.
+  const batch = new LineBatch();
+  process.once('exit', () => batch.flushSync());
   const destination = pino.destination({
     dest: 1,
     sync: false,
-    minLength: 4096,
-    periodicFlush: 200,
     // A stalled stdout drops lines past 16 MiB instead of growing the heap without bound.
     maxLength: 16 * 1024 * 1024
   });
+  batch.sink = destination;
   return pino(
     {
       level,
@@ -31,8 +38,55 @@ export function createLogger(level = process.env.LOG_LEVEL ?? 'info'): Logger {
         censor: '[redacted]'
       }
     },
-    destination
+    batch
   );
+}
+
+/** SonicBoom sets `destroyed` once ended; its types leave it out. */
+type Sink = ReturnType<typeof pino.destination> & { destroyed?: boolean };
+
+/**
+ * Gathers lines into one string per batch for pino's writer (SonicBoom), which writes it
+ * asynchronously. SonicBoom batches too, but measures the UTF-8 length of its whole pending
+ * chunk on every line it appends, which cost about 2 µs a line of the access log at 4 KiB.
+ */
+class LineBatch {
+  sink: Sink | null = null;
+  #lines: string[] = [];
+  #chars = 0;
+  #timer: NodeJS.Timeout | null = null;
+
+  write(line: string): boolean {
+    this.#lines.push(line);
+    this.#chars += line.length;
+    if (this.#chars >= BATCH_CHARS) this.drain();
+    else this.#timer ??= setTimeout(() => this.drain(), BATCH_MS).unref();
+    return true;
+  }
+
+  /** Hands what waits to the writer. */
+  drain(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    // Past the writer's end (its own exit hook ran first) there is nowhere to write.
+    if (!this.#lines.length || !this.sink || this.sink.destroyed) return;
+    const text = this.#lines.join('');
+    this.#lines = [];
+    this.#chars = 0;
+    this.sink.write(text);
+  }
+
+  /** pino's `logger.flush()`. */
+  flush(cb?: (err?: Error) => void): void {
+    this.drain();
+    if (this.sink) this.sink.flush(cb);
+    else cb?.();
+  }
+
+  flushSync(): void {
+    this.drain();
+    if (this.sink && !this.sink.destroyed) this.sink.flushSync();
+  }
 }
 
 export type { Logger };

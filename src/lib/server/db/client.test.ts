@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startCheckpointer } from './checkpointer';
 import { openDatabase, type OpenedDatabase } from './client';
 
 describe('openDatabase', () => {
@@ -47,5 +48,42 @@ describe('openDatabase', () => {
     chmodSync(loose, 0o644);
     open('loose.db');
     expect(mode(loose)).toBe(0o600);
+  });
+
+  const until = async (check: () => boolean, ms = 5000) => {
+    const deadline = Date.now() + ms;
+    while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    return check();
+  };
+
+  // The server's own connection would copy the log into the file only past 10,000 pages.
+  it('checkpoints on a worker: the log reaches the database file without the connection', async () => {
+    const sqlite = open('checkpointed.db');
+    expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
+    expect(sqlite.pragma('temp_store', { simple: true })).toBe(2); // MEMORY
+    const file = join(dir, 'checkpointed.db');
+    const before = statSync(file).size;
+    sqlite.exec('create table blobs (b blob)');
+    const insert = sqlite.prepare('insert into blobs values (randomblob(4000))');
+    sqlite.transaction(() => {
+      for (let i = 0; i < 2000; i++) insert.run();
+    })();
+    // About 8 MB of pages, far below the connection's own threshold: only the worker moves them.
+    expect(await until(() => statSync(file).size > before + 7_000_000)).toBe(true);
+    const [log] = sqlite.pragma('wal_checkpoint(PASSIVE)') as {
+      log: number;
+      checkpointed: number;
+    }[];
+    expect(log!.checkpointed).toBe(log!.log);
+  });
+
+  it('reports a checkpointer that cannot work, so the connection checkpoints again', async () => {
+    const problems: { failed?: string }[] = [];
+    const checkpointer = startCheckpointer(join(dir, 'missing', 'gone.db'), (p) =>
+      problems.push(p)
+    );
+    expect(await until(() => problems.length > 0)).toBe(true);
+    expect(problems[0]?.failed).toMatch(/./);
+    checkpointer.stop();
   });
 });

@@ -3,6 +3,7 @@ import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { FALLBACK_AUTOCHECKPOINT, startCheckpointer } from './checkpointer';
 import * as schema from './schema';
 import { BUSY_TIMEOUT_MS } from './storage-fault';
 
@@ -21,6 +22,8 @@ export interface DatabaseOptions {
    * not a power cut or OS crash. `full` syncs the WAL at every commit, surviving both.
    */
   synchronous?: 'normal' | 'full';
+  /** Told when the checkpointer's checkpoints fail (the connection then runs its own) and recover. */
+  onCheckpointTrouble?: (message: string) => void;
 }
 
 /** Opens the SQLite file (WAL, busy timeout, foreign keys) and applies pending migrations. */
@@ -35,15 +38,40 @@ export function openDatabase(
   sqlite.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   sqlite.pragma('foreign_keys = ON');
+  // Temporary tables and statement journals (a multi-row UPDATE's undo record) in memory: as
+  // files they cost a write per page.
+  sqlite.pragma('temp_store = MEMORY');
   const db = drizzle(reusingStatements(sqlite), { schema });
   migrate(db, { migrationsFolder });
+  const checkpointer = file === ':memory:' ? null : checkpointOnWorker(sqlite, file, options);
   return {
     db,
     sqlite,
     close: () => {
+      checkpointer?.stop();
       if (sqlite.open) sqlite.close();
     }
   };
+}
+
+/**
+ * Checkpoints leave this connection for a worker (db/checkpointer); if the worker's fail, this
+ * connection checkpoints at SQLite's default size again until they work.
+ */
+function checkpointOnWorker(sqlite: Database.Database, file: string, options: DatabaseOptions) {
+  const own = (pages: number) => {
+    if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${pages}`);
+  };
+  own(FALLBACK_AUTOCHECKPOINT);
+  return startCheckpointer(file, (problem) => {
+    if ('failed' in problem) {
+      own(1000);
+      options.onCheckpointTrouble?.(`checkpoints on the worker fail (${problem.failed})`);
+    } else {
+      own(FALLBACK_AUTOCHECKPOINT);
+      options.onCheckpointTrouble?.('checkpoints on the worker work again');
+    }
+  });
 }
 
 /**

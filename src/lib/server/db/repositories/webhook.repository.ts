@@ -26,20 +26,42 @@ const COLUMNS = [
   'rerun_of'
 ];
 
+/** Deliveries written by one statement: a statement per row cost about 1 µs more a row. */
+const ROWS_PER_PUT = 32;
+
 /**
- * A delivery into its ring slot, replacing what was there. better-sqlite3's own prepared
- * statement: drizzle's prepared insert cost 16 µs a row against 5 µs for this in a measurement
- * of 50,000 rows, and this runs for every webhook request.
+ * `rows` deliveries into their ring slots, replacing what was there. better-sqlite3's own
+ * prepared statement: drizzle's prepared insert cost 16 µs a row against 5 µs for this in a
+ * measurement of 50,000 rows, and this runs for every webhook request.
  */
-const PUT_DELIVERY = `insert into webhook_deliveries (${COLUMNS.join(', ')})
-  values (${COLUMNS.map(() => '?').join(', ')})
+const putDeliveries = (rows: number) => `insert into webhook_deliveries (${COLUMNS.join(', ')})
+  values ${Array.from({ length: rows }, () => `(${COLUMNS.map(() => '?').join(', ')})`).join(', ')}
   on conflict (slot) do update set
   ${COLUMNS.slice(1)
     .map((c) => `${c} = excluded.${c}`)
     .join(', ')}`;
 
+const deliveryValues = (r: DeliveryRow) => [
+  r.slot,
+  r.id,
+  r.receivedAt,
+  r.kind,
+  r.mapping,
+  r.status,
+  r.matched,
+  r.eventId,
+  r.turnId,
+  r.durationMs,
+  r.payload,
+  r.payloadTruncated ? 1 : 0,
+  JSON.stringify(r.headers),
+  r.error,
+  r.rerunOf
+];
+
 export class WebhookRepository {
-  #put: Statement | undefined;
+  #putOne: Statement | undefined;
+  #putMany: Statement | undefined;
 
   constructor(private readonly db: Db) {}
 
@@ -81,28 +103,16 @@ export class WebhookRepository {
   }
 
   /** Deliveries of one batch, each into its slot, in one transaction: one commit for all. */
+  /** Rows later in `rows` win a slot they share (the ring wrapped within one batch). */
   putDeliveries(rows: readonly DeliveryRow[]): void {
     const sqlite = this.db.$client;
-    const put = (this.#put ??= sqlite.prepare(PUT_DELIVERY));
+    const one = (this.#putOne ??= sqlite.prepare(putDeliveries(1)));
+    const many = (this.#putMany ??= sqlite.prepare(putDeliveries(ROWS_PER_PUT)));
     sqlite.transaction(() => {
-      for (const r of rows)
-        put.run(
-          r.slot,
-          r.id,
-          r.receivedAt,
-          r.kind,
-          r.mapping,
-          r.status,
-          r.matched,
-          r.eventId,
-          r.turnId,
-          r.durationMs,
-          r.payload,
-          r.payloadTruncated ? 1 : 0,
-          JSON.stringify(r.headers),
-          r.error,
-          r.rerunOf
-        );
+      let i = 0;
+      for (; i + ROWS_PER_PUT <= rows.length; i += ROWS_PER_PUT)
+        many.run(rows.slice(i, i + ROWS_PER_PUT).flatMap(deliveryValues));
+      for (; i < rows.length; i++) one.run(deliveryValues(rows[i]!));
     })();
   }
 

@@ -89,6 +89,34 @@ describe('DeliveryLogService', () => {
     expect(() => log.get(viewer, oldest.id - 1)).toThrow(/not found/);
   });
 
+  // Written 32 to a statement, the rest one by one: every field lands in its own row.
+  it('writes each field of a batch to its own delivery', () => {
+    domain = testDomain();
+    const log = domain.webhooks.deliveries;
+    const ids = Array.from({ length: 33 }, (_, n) =>
+      log.record(
+        report(n, {
+          status: 400 + n,
+          durationMs: n,
+          eventId: `e${n}`,
+          headers: { 'x-n': String(n) },
+          error: `error ${n}`
+        })
+      )
+    );
+    log.flush();
+    ids.forEach((id, n) => {
+      expect(log.get(viewer, id)).toMatchObject({
+        status: 400 + n,
+        durationMs: n,
+        eventId: `e${n}`,
+        payload: `{"n":${n}}`,
+        headers: { 'x-n': String(n) },
+        error: `error ${n}`
+      });
+    });
+  });
+
   it('refuses a viewer a re-run', () => {
     domain = testDomain();
     expect(() => domain.webhooks.deliveries.rerun(viewer, 1)).toThrow(/operator/);
