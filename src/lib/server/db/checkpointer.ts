@@ -34,6 +34,9 @@ parentPort.on('message', () => {
 });
 `;
 
+/** What the worker reports: its checkpoints failed (SQLite's code), or work again. */
+export type CheckpointTrouble = { failed: string } | { recovered: true };
+
 export interface Checkpointer {
   /** Stops the worker: it closes its connection and ends. */
   stop(): void;
@@ -48,7 +51,7 @@ export interface Checkpointer {
  */
 export function startCheckpointer(
   file: string,
-  onTrouble: (problem: { failed: string } | { recovered: true }) => void = () => {}
+  onTrouble: (problem: CheckpointTrouble) => void = () => {}
 ): Checkpointer {
   const worker = new Worker(SOURCE, {
     eval: true,

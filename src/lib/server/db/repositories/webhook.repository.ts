@@ -102,8 +102,10 @@ export class WebhookRepository {
     this.db.update(webhookTokens).set(patch).where(eq(webhookTokens.id, id)).run();
   }
 
-  /** Deliveries of one batch, each into its slot, in one transaction: one commit for all. */
-  /** Rows later in `rows` win a slot they share (the ring wrapped within one batch). */
+  /**
+   * Deliveries of one batch, each into its slot, in one transaction: one commit for all. A
+   * later row wins a slot it shares with an earlier one (the ring wrapped within the batch).
+   */
   putDeliveries(rows: readonly DeliveryRow[]): void {
     const sqlite = this.db.$client;
     const one = (this.#putOne ??= sqlite.prepare(putDeliveries(1)));
