@@ -50,7 +50,7 @@ async function wrk(target: string, seconds: number): Promise<number> {
 const db = new Database(join(dataDir, 'berth.db'), { readonly: true });
 const count = (state: string) =>
   (
-    db.prepare('select count(*) n from system_events where state = ?').get(state) as {
+    db.prepare('select count(*) n from system_event_states where state = ?').get(state) as {
       n: number;
     }
   ).n;
@@ -112,11 +112,16 @@ function healthz(): Promise<number> {
 }
 
 const watch = new Database(join(dataDir, 'berth.db'), { readonly: true });
+// What waits after the newest slice (none is re-queued here): one index range, where the view
+// `system_event_states` would read every event for its count.
 const queued = () =>
   (
-    watch.prepare("select count(*) n from system_events where state = 'queued'").get() as {
-      n: number;
-    }
+    watch
+      .prepare(
+        `select count(*) n from system_events where agent_name = 'main' and state = 'queued'
+         and rowid > (select coalesce(max(last_rowid), 0) from event_slices where agent_name = 'main')`
+      )
+      .get() as { n: number }
   ).n;
 const latencies: number[] = [];
 let drainedMs = Number.NaN;
@@ -134,7 +139,9 @@ while (performance.now() < deadline) {
 }
 clearInterval(sampler);
 const done = (
-  watch.prepare("select count(*) n from system_events where state = 'done'").get() as { n: number }
+  watch.prepare("select count(*) n from system_event_states where state = 'done'").get() as {
+    n: number;
+  }
 ).n;
 watch.close();
 agent.destroy();

@@ -82,7 +82,7 @@ describe('durability across SIGKILL', () => {
           .get() as Count;
         expect(running.n).toBe(2);
         const queued = db
-          .prepare(`select count(*) n from system_events where state = 'queued'`)
+          .prepare(`select count(*) n from system_event_states where state = 'queued'`)
           .get() as Count;
         expect(queued.n).toBeGreaterThan(0);
       } finally {
@@ -111,7 +111,7 @@ describe('durability across SIGKILL', () => {
             db2
               .prepare(
                 `select
-                   (select count(*) from system_events where state in ('queued','processing')) pending,
+                   (select count(*) from system_event_states where state in ('queued','processing')) pending,
                    (select count(*) from turns where state in ('queued','running')) unfinished,
                    (select count(*) from system_events where text like 'burst-%') events`
               )

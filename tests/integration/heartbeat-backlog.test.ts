@@ -18,7 +18,9 @@ const config = berthConfig({ agents: [{ name: 'main', provider: 'builtin', heart
 type Counts = Record<'queued' | 'processing' | 'done' | 'failed', number>;
 
 function counts(db: Database.Database): Counts {
-  const rows = db.prepare('select state, count(*) n from system_events group by state').all() as {
+  const rows = db
+    .prepare('select state, count(*) n from system_event_states group by state')
+    .all() as {
     state: keyof Counts;
     n: number;
   }[];
@@ -143,7 +145,9 @@ describe('heartbeat backlog across restarts', () => {
           expect(counts(db)).toEqual({ queued: 0, processing: 0, done: BACKLOG, failed: 0 });
           // Each heartbeat turn took at most 500 events, and every such turn completed.
           const largest = db
-            .prepare(`select max(n) n from (select count(*) n from system_events group by turn_id)`)
+            .prepare(
+              `select max(n) n from (select count(*) n from system_event_states group by turn_id)`
+            )
             .get() as { n: number };
           expect(largest.n).toBeLessThanOrEqual(500);
           const turns = db

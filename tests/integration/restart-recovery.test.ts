@@ -121,13 +121,23 @@ describe('restart after SIGKILL', () => {
       );
       turn.run('t-completed', 'completed', now, now);
       turn.run('t-failed', 'failed', now, now);
+      // Each event in the slice its turn took.
       const event = db.prepare(
-        `insert into system_events (id, agent_name, state, text, source, turn_id, created_at)
-         values (?, 'main', 'processing', ?, 'webhook', ?, ?)`
+        `insert into system_events (id, agent_name, state, text, source, created_at)
+         values (?, 'main', 'queued', ?, 'webhook', ?)`
       );
-      event.run('e-completed', 'of a completed turn', 't-completed', now);
-      event.run('e-failed', 'of a failed turn', 't-failed', now);
-      event.run('e-orphan', 'of a turn that is gone', 't-gone', now);
+      const slice = db.prepare(
+        `insert into event_slices (agent_name, first_rowid, last_rowid, count, state, turn_id)
+         select 'main', rowid, rowid, 1, 'processing', ? from system_events where id = ?`
+      );
+      for (const [id, text, turnId] of [
+        ['e-completed', 'of a completed turn', 't-completed'],
+        ['e-failed', 'of a failed turn', 't-failed'],
+        ['e-orphan', 'of a turn that is gone', 't-gone']
+      ] as const) {
+        event.run(id, text, now);
+        slice.run(turnId, id);
+      }
     } finally {
       db.close();
     }
@@ -138,7 +148,7 @@ describe('restart after SIGKILL', () => {
       try {
         const rows = read
           .prepare(
-            `select id, state, turn_id turnId, processed_at processedAt from system_events order by id`
+            `select id, state, turn_id turnId, processed_at processedAt from system_event_states order by id`
           )
           .all() as {
           id: string;

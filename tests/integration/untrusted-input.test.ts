@@ -44,7 +44,7 @@ describe('external input never runs as a command', () => {
     expect(reply.status).toBe(200);
     const event = await until(() => {
       const row = db
-        .prepare('select state, turn_id from system_events where id = ?')
+        .prepare('select state, turn_id from system_event_states where id = ?')
         .get(reply.json.eventId) as Row;
       return row.state === 'done' && row;
     });

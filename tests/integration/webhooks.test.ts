@@ -93,7 +93,7 @@ describe('webhooks', () => {
     expect(JSON.parse(row.metadata as string)).toEqual({ source: 'ci', event: 'deploy' });
     const done = await until(() => {
       const r = db
-        .prepare('select * from system_events where id = ?')
+        .prepare('select * from system_event_states where id = ?')
         .get(reply.json.eventId) as Row;
       return r.state === 'done' && r;
     });
@@ -108,7 +108,7 @@ describe('webhooks', () => {
     });
     expect(reply.status).toBe(200);
     const row = db
-      .prepare('select agent_name, state from system_events where id = ?')
+      .prepare('select agent_name, state from system_event_states where id = ?')
       .get(reply.json.eventId) as Row;
     expect(row).toEqual({ agent_name: 'helper', state: 'queued' });
   });

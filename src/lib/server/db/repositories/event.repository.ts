@@ -1,56 +1,128 @@
-import { and, asc, desc, eq, gt, gte, inArray, lt, or, sql, type Placeholder } from 'drizzle-orm';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../client';
-import { systemEvents, type EventState } from '../schema';
+import type { EventState, systemEvents } from '../schema';
 
-/** Rows picked by rowid: no second lookup through the id index for each one. */
-const ROWID = sql<number>`rowid`;
-
+/** An event as the view `system_event_states` shows it: state, turn and time from its slice. */
 export type EventRow = typeof systemEvents.$inferSelect;
 
+/** A row of the view (or of system_events with a slice's fields), as SQLite returns it. */
+interface RawEvent {
+  id: string;
+  agent_name: string;
+  state: EventState;
+  text: string;
+  metadata: string | null;
+  source: string;
+  turn_id: string | null;
+  created_at: number;
+  processed_at: number | null;
+}
+
+const fromRaw = (r: RawEvent): EventRow => ({
+  id: r.id,
+  agentName: r.agent_name,
+  state: r.state,
+  text: r.text,
+  metadata: r.metadata === null ? null : (JSON.parse(r.metadata) as Record<string, unknown>),
+  source: r.source,
+  turnId: r.turn_id,
+  createdAt: r.created_at,
+  processedAt: r.processed_at
+});
+
+interface Slice {
+  id: number;
+  agent_name: string;
+  first_rowid: number;
+  last_rowid: number;
+  count: number;
+}
+
+/**
+ * System events and the slices heartbeats take them in (schema: eventSlices). Taking events
+ * and finishing them write one slice row, never the events' own rows: a heartbeat's cost does
+ * not grow with the events it takes beyond reading them. better-sqlite3's own statements,
+ * compiled once: these run for every wake and every heartbeat turn.
+ */
 export class EventRepository {
-  /**
-   * /wake's insert, on the hot path: compiled once, positional, nothing read back (the caller
-   * has the row), so no placeholder filling or row mapping either.
-   */
-  readonly #insert: Statement;
-  readonly #claim;
-  readonly #finish;
-  readonly #finishReturning;
+  readonly #s: Record<string, Statement>;
 
   constructor(private readonly db: Db) {
-    const p = (name: string) => sql.placeholder(name);
-    this.#insert = db.$client.prepare(
-      `insert into system_events (id, agent_name, state, text, metadata, source, created_at)
-       values (?, ?, 'queued', ?, ?, ?, ?)`
-    );
-    // Compiled once too: a heartbeat draining a backlog claims and finishes many slices. The
-    // oldest `limit` queued events while their text stays within `bytes` (the first always).
-    // octet_length reads the size from the row's header: the texts themselves are not read.
-    const oldest = sql`select rid from (
-        select rid, row_number() over byAge n, sum(len) over byAge total
-        from (select rowid rid, octet_length(text) len, created_at from system_events
-          where agent_name = ${p('agentName')} and state = 'queued'
-          order by created_at limit ${p('limit')})
-        window byAge as (order by created_at, rid))
-      where total <= ${p('bytes')} or n = 1`;
-    this.#claim = db
-      .update(systemEvents)
-      .set({ state: 'processing', turnId: sql`${p('turnId')}` })
-      .where(sql`${ROWID} in (${oldest})`)
-      .returning()
-      .prepare();
-    const finish = db
-      .update(systemEvents)
-      .set({ state: sql`${p('state')}`, processedAt: sql`${p('now')}` })
-      .where(and(eq(systemEvents.turnId, p('turnId')), eq(systemEvents.state, 'processing')));
-    this.#finish = finish.prepare();
-    this.#finishReturning = finish.returning().prepare();
+    const sqlite = db.$client;
+    const prepare = (source: string) => sqlite.prepare(source);
+    // The agent's queued events after a rowid (up to another), oldest first: at most `limit`, and only while
+    // their text stays within `bytes` of UTF-8 (the first always). octet_length reads the
+    // size from the row's header.
+    const next = (columns: string) => `select ${columns} from (
+        select *, row_number() over byAge n, sum(len) over byAge total from (
+          select rowid rid, id, agent_name, text, metadata, source, created_at,
+            octet_length(text) len
+          from system_events
+          where agent_name = @agent and rowid > @after and rowid <= @upto and state = 'queued'
+          order by rowid limit @limit)
+        window byAge as (order by rid))
+      where total <= @bytes or n = 1 order by rid`;
+    this.#s = {
+      insert: prepare(
+        `insert into system_events (id, agent_name, state, text, metadata, source, created_at)
+         values (?, ?, 'queued', ?, ?, ?, ?)`
+      ),
+      byId: prepare(`select * from system_event_states where id = ?`),
+      next: prepare(next('rid, id, agent_name, text, metadata, source, created_at')),
+      // The newest slice: the agent's queue goes on after its last event.
+      newest: prepare(
+        `select last_rowid from event_slices where agent_name = ?
+         order by first_rowid desc limit 1`
+      ),
+      requeued: prepare(
+        `select id, agent_name, first_rowid, last_rowid, count from event_slices
+         where agent_name = ? and state = 'queued' order by first_rowid limit 1`
+      ),
+      requeuedCount: prepare(
+        `select coalesce(sum(count), 0) n from event_slices where agent_name = ? and state = 'queued'`
+      ),
+      retake: prepare(
+        `update event_slices set state = @state, turn_id = @turnId, processed_at = @at where id = @id`
+      ),
+      shrink: prepare(
+        `update event_slices set first_rowid = @first, count = count - @taken where id = @id`
+      ),
+      addSlice: prepare(
+        `insert into event_slices (agent_name, first_rowid, last_rowid, count, state, turn_id, processed_at)
+         values (@agent, @first, @last, @count, @state, @turnId, @at)`
+      ),
+      inSlice: prepare(
+        `select rowid rid, id, agent_name, text, metadata, source, created_at from system_events
+         where agent_name = ? and rowid between ? and ? and state = 'queued' order by rowid`
+      ),
+      anyAfter: prepare(
+        `select 1 from system_events where agent_name = ? and rowid > ? and state = 'queued' limit 1`
+      ),
+      countAfter: prepare(
+        `select count(*) n from system_events where agent_name = ? and rowid > ? and state = 'queued'`
+      ),
+      finish: prepare(
+        `update event_slices set state = @state, processed_at = @now
+         where turn_id = @turnId and state = 'processing'
+         returning id, agent_name, first_rowid, last_rowid, count`
+      ),
+      nextAgent: prepare(
+        `select agent_name from system_events where agent_name > ? order by agent_name limit 1`
+      )
+    };
+  }
+
+  #get<T>(name: string, ...args: unknown[]): T | undefined {
+    return this.#s[name]!.get(...args) as T | undefined;
+  }
+
+  #all<T>(name: string, ...args: unknown[]): T[] {
+    return this.#s[name]!.all(...args) as T[];
   }
 
   /** A new event, queued; returns it as stored. */
   insertQueued(row: Omit<EventRow, 'state' | 'turnId' | 'processedAt'>): EventRow {
-    this.#insert.run(
+    this.#s.insert!.run(
       row.id,
       row.agentName,
       row.text,
@@ -62,38 +134,74 @@ export class EventRepository {
   }
 
   byId(id: string): EventRow | undefined {
-    return this.db.select().from(systemEvents).where(eq(systemEvents.id, id)).get();
+    const raw = this.#get<RawEvent>('byId', id);
+    return raw && fromRaw(raw);
   }
 
   /**
-   * Claims an agent's oldest queued events for a turn, in one statement, and returns them
-   * oldest first: at most `limit`, and only while their text stays within `bytes` (UTF-8; but
-   * at least one, however long). Run inside the transaction that enqueues the turn.
+   * Claims an agent's oldest queued events for a turn and returns them oldest first: a slice
+   * left queued by a lost turn (whole), or else at most `limit` events after the newest slice,
+   * only while their text stays within `bytes` (UTF-8; but at least one, however long). Run
+   * inside the transaction that enqueues the turn.
    */
   claim(agentName: string, turnId: string, limit: number, bytes: number): EventRow[] {
-    const rows = this.#claim.all({ agentName, turnId, limit, bytes });
-    return rows.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+    return this.#slice(agentName, limit, bytes, { state: 'processing', turnId, at: null });
+  }
+
+  /** Fails at most `limit` queued events of an agent (it was deleted), returning them. */
+  failQueued(agentName: string, now: number, limit: number): EventRow[] {
+    return this.#slice(agentName, limit, Number.MAX_SAFE_INTEGER, {
+      state: 'failed',
+      turnId: null,
+      at: now
+    });
+  }
+
+  #slice(
+    agent: string,
+    limit: number,
+    bytes: number,
+    to: { state: EventState; turnId: string | null; at: number | null }
+  ): EventRow[] {
+    // A slice a lost turn left goes first, in pieces within the bounds; then what follows the
+    // newest slice.
+    const requeued = this.#get<Slice>('requeued', agent);
+    const rows = this.#all<RawEvent & { rid: number }>('next', {
+      agent,
+      after: requeued ? requeued.first_rowid - 1 : this.#after(agent),
+      upto: requeued ? requeued.last_rowid : Number.MAX_SAFE_INTEGER,
+      limit,
+      bytes
+    });
+    const last = rows.at(-1)?.rid;
+    if (requeued && last === undefined) {
+      // Nothing of it is left queued: it is spent, and the queue goes on after it.
+      this.#s.retake!.run({ state: 'done', turnId: null, at: null, id: requeued.id });
+      return this.#slice(agent, limit, bytes, to);
+    }
+    if (requeued && rows.length >= requeued.count) this.#s.retake!.run({ ...to, id: requeued.id });
+    else if (last !== undefined) {
+      if (requeued) this.#s.shrink!.run({ id: requeued.id, first: last + 1, taken: rows.length });
+      this.#s.addSlice!.run({ agent, first: rows[0]!.rid, last, count: rows.length, ...to });
+    }
+    return rows.map((r) => withSlice(r, to));
+  }
+
+  /** The rowid after which the agent's events are in no slice. */
+  #after(agent: string): number {
+    return this.#get<{ last_rowid: number }>('newest', agent)?.last_rowid ?? 0;
   }
 
   hasQueued(agentName: string): boolean {
     return (
-      this.db
-        .select({ one: sql<number>`1` })
-        .from(systemEvents)
-        .where(and(eq(systemEvents.state, 'queued'), eq(systemEvents.agentName, agentName)))
-        .limit(1)
-        .get() !== undefined
+      this.#get('requeued', agentName) !== undefined ||
+      this.#get('anyAfter', agentName, this.#after(agentName)) !== undefined
     );
   }
 
   countQueued(agentName: string): number {
-    return (
-      this.db
-        .select({ n: sql<number>`count(*)` })
-        .from(systemEvents)
-        .where(and(eq(systemEvents.agentName, agentName), eq(systemEvents.state, 'queued')))
-        .get()?.n ?? 0
-    );
+    const after = this.#get<{ n: number }>('countAfter', agentName, this.#after(agentName))!.n;
+    return after + this.#get<{ n: number }>('requeuedCount', agentName)!.n;
   }
 
   /** Runs `work` in one immediate transaction: a heartbeat's turn and its events' claim. */
@@ -102,8 +210,8 @@ export class EventRepository {
   }
 
   /**
-   * A heartbeat turn ended: its events follow it. The rows come back only when `returning`
-   * (someone listens for them); otherwise nothing is read back.
+   * A heartbeat turn ended: its slice follows it, one row written. The events come back only
+   * when `returning` (someone listens for them); otherwise nothing is read.
    */
   finishForTurn(
     turnId: string,
@@ -111,85 +219,54 @@ export class EventRepository {
     now: number,
     returning: boolean
   ): EventRow[] {
-    const args = { turnId, state, now };
-    if (returning) return this.#finishReturning.all(args);
-    this.#finish.run(args);
-    return [];
+    const slices = this.#all<Slice>('finish', { turnId, state, now });
+    if (!returning) return [];
+    return slices.flatMap((s) =>
+      this.#all<RawEvent>('inSlice', s.agent_name, s.first_rowid, s.last_rowid).map((r) =>
+        withSlice(r, { state, turnId, at: now })
+      )
+    );
   }
 
   /**
-   * At start, after the turns' own recovery: events a crash left `processing` follow their
+   * At start, after the turns' own recovery: slices a crash left `processing` follow their
    * turn. A completed turn's are done; those of a turn that failed, was cancelled or is gone go
-   * back to the queue for the next heartbeat; a queued (re-queued) turn keeps its own.
+   * back to the queue, to be taken whole by the next heartbeat; a queued (re-queued) turn
+   * keeps its own. Counts events.
    */
   recoverProcessing(now: number): { done: number; requeued: number } {
-    return this.db.transaction((tx) => {
-      const turnIn = (states: string[]) =>
-        sql`${systemEvents.turnId} in (select id from turns where state in (${sql.join(
-          states.map((s) => sql`${s}`),
-          sql`, `
-        )}))`;
-      const done = tx
-        .update(systemEvents)
-        .set({ state: 'done', processedAt: now })
-        .where(and(eq(systemEvents.state, 'processing'), turnIn(['completed'])))
-        .run().changes;
-      const requeued = tx
-        .update(systemEvents)
-        .set({ state: 'queued', turnId: null })
-        .where(
-          and(
-            eq(systemEvents.state, 'processing'),
-            sql`(${systemEvents.turnId} is null or not ${turnIn(['queued', 'running'])})`
-          )
-        )
-        .run().changes;
-      return { done, requeued };
-    });
+    const sum = (sql: string, args: unknown[]) =>
+      (this.db.$client.prepare(sql).all(...args) as { count: number }[]).reduce(
+        (n, r) => n + r.count,
+        0
+      );
+    return this.db.transaction(() => ({
+      done: sum(
+        `update event_slices set state = 'done', processed_at = ?
+         where state = 'processing' and turn_id in (select id from turns where state = 'completed')
+         returning count`,
+        [now]
+      ),
+      requeued: sum(
+        `update event_slices set state = 'queued', turn_id = null
+         where state = 'processing' and (turn_id is null
+           or turn_id not in (select id from turns where state in ('queued', 'running')))
+         returning count`,
+        []
+      )
+    }));
   }
 
-  /**
-   * The agents with queued events, one index probe per agent: a distinct scan would read
-   * every queued row, and a backlog is what this runs on at start.
-   */
+  /** The agents with queued events, one index probe per agent that has events. */
   agentsWithQueued(): string[] {
     const names: string[] = [];
+    let last = '';
     for (;;) {
-      const last = names.at(-1);
-      const next = this.db
-        .select({ agentName: systemEvents.agentName })
-        .from(systemEvents)
-        .where(
-          and(
-            eq(systemEvents.state, 'queued'),
-            last === undefined ? undefined : gt(systemEvents.agentName, last)
-          )
-        )
-        .orderBy(asc(systemEvents.state), asc(systemEvents.agentName))
-        .limit(1)
-        .get();
-      if (!next) return names;
-      names.push(next.agentName);
+      const next = this.#get<{ agent_name: string }>('nextAgent', last)?.agent_name;
+      if (next === undefined) return names;
+      if (this.hasQueued(next)) names.push(next);
+      last = next;
     }
-  }
-
-  /** Fails at most `limit` queued events of an agent (it was deleted), returning them. */
-  failQueued(agentName: string, now: number, limit: number): EventRow[] {
-    return this.db
-      .update(systemEvents)
-      .set({ state: 'failed', processedAt: now })
-      .where(inArray(ROWID, this.#oldestQueued(agentName, limit)))
-      .returning()
-      .all();
-  }
-
-  #oldestQueued(agentName: string | Placeholder, limit: number | Placeholder) {
-    return this.db
-      .select({ rowid: ROWID })
-      .from(systemEvents)
-      .where(and(eq(systemEvents.agentName, agentName), eq(systemEvents.state, 'queued')))
-      .orderBy(asc(systemEvents.createdAt))
-      .limit(limit);
   }
 
   page(
@@ -203,25 +280,33 @@ export class EventRepository {
     limit: number,
     cursor?: { at: number; id: string }
   ): EventRow[] {
-    const where = [
-      filter.agentName ? eq(systemEvents.agentName, filter.agentName) : undefined,
-      filter.state ? eq(systemEvents.state, filter.state) : undefined,
-      filter.source ? eq(systemEvents.source, filter.source) : undefined,
-      filter.since !== undefined ? gte(systemEvents.createdAt, filter.since) : undefined,
-      filter.until !== undefined ? lt(systemEvents.createdAt, filter.until) : undefined,
-      cursor
-        ? or(
-            lt(systemEvents.createdAt, cursor.at),
-            and(eq(systemEvents.createdAt, cursor.at), lt(systemEvents.id, cursor.id))
-          )
-        : undefined
-    ].filter((w) => w !== undefined);
-    return this.db
-      .select()
-      .from(systemEvents)
-      .where(where.length ? and(...where) : undefined)
-      .orderBy(desc(systemEvents.createdAt), desc(systemEvents.id))
-      .limit(limit)
-      .all();
+    const where: string[] = [];
+    const args: unknown[] = [];
+    const add = (clause: string, ...values: unknown[]) => {
+      where.push(clause);
+      args.push(...values);
+    };
+    if (filter.agentName) add('agent_name = ?', filter.agentName);
+    if (filter.state) add('state = ?', filter.state);
+    if (filter.source) add('source = ?', filter.source);
+    if (filter.since !== undefined) add('created_at >= ?', filter.since);
+    if (filter.until !== undefined) add('created_at < ?', filter.until);
+    if (cursor)
+      add('(created_at < ? or (created_at = ? and id < ?))', cursor.at, cursor.at, cursor.id);
+    const rows = this.db.$client
+      .prepare(
+        `select * from system_event_states ${where.length ? `where ${where.join(' and ')}` : ''}
+         order by created_at desc, id desc limit ?`
+      )
+      .all(...args, limit) as RawEvent[];
+    return rows.map(fromRaw);
   }
+}
+
+/** An event of a slice, with the slice's state, turn and time. */
+function withSlice(
+  r: RawEvent | Omit<RawEvent, 'state' | 'turn_id' | 'processed_at'>,
+  to: { state: EventState; turnId: string | null; at: number | null }
+): EventRow {
+  return fromRaw({ ...r, state: to.state, turn_id: to.turnId, processed_at: to.at });
 }

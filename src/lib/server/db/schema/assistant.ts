@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /** Agents made in the console; agents from the config file live only in memory. */
@@ -129,7 +130,13 @@ export const turns = sqliteTable(
 export const EVENT_STATES = ['queued', 'processing', 'done', 'failed'] as const;
 export type EventState = (typeof EVENT_STATES)[number];
 
-/** A system event queued by /wake, taken by the agent's next heartbeat. */
+/**
+ * A system event queued by /wake, taken by the agent's next heartbeat. Its own `state` stays
+ * `queued` when a heartbeat takes it: the slice that holds it (eventSlices) says what became of
+ * it, and the view `system_event_states` shows each event with its slice's state, turn and
+ * time. Its own state, turn and time count only for events outside every slice (events stored
+ * before slices existed). Rows are never deleted, so rowids only grow.
+ */
 export const systemEvents = sqliteTable(
   'system_events',
   {
@@ -143,5 +150,34 @@ export const systemEvents = sqliteTable(
     createdAt: integer('created_at').notNull(),
     processedAt: integer('processed_at')
   },
-  (t) => [index('system_events_state_agent').on(t.state, t.agentName, t.createdAt)]
+  (t) => [index('system_events_agent').on(t.agentName)]
+);
+
+/**
+ * What a heartbeat took of an agent's queue, in one write however many events: the agent's
+ * events from `firstRowid` to `lastRowid` (system_events rowids) whose own state is `queued`.
+ * `processing` while its turn runs, then `done` or `failed` with it; `queued` again (no turn)
+ * when its turn was lost in a crash, to be taken whole by the next heartbeat. Slices of an
+ * agent never overlap, and a newer one starts after every older one.
+ */
+export const eventSlices = sqliteTable(
+  'event_slices',
+  {
+    id: integer('id').primaryKey(),
+    agentName: text('agent_name').notNull(),
+    firstRowid: integer('first_rowid').notNull(),
+    lastRowid: integer('last_rowid').notNull(),
+    count: integer('count').notNull(),
+    state: text('state', { enum: EVENT_STATES }).notNull(),
+    turnId: text('turn_id'),
+    processedAt: integer('processed_at')
+  },
+  (t) => [
+    index('event_slices_agent').on(t.agentName, t.firstRowid),
+    index('event_slices_turn').on(t.turnId),
+    // The few slices lost turns left, found without reading the others.
+    index('event_slices_requeued')
+      .on(t.agentName, t.firstRowid)
+      .where(sql`${t.state} = 'queued'`)
+  ]
 );

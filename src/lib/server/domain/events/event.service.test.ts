@@ -27,7 +27,7 @@ describe('EventService (real SQLite)', () => {
     expect(event.state).toBe('queued');
     expect(
       domain.database.sqlite
-        .prepare('select state, text from system_events where id = ?')
+        .prepare('select state, text from system_event_states where id = ?')
         .get(event.eventId)
     ).toEqual({ state: 'queued', text: 'deploy finished' });
     expect(domain.agents.status('main').queuedEvents).toBe(1);
@@ -93,7 +93,7 @@ describe('EventService (real SQLite)', () => {
     seed(domain, 6000);
     const sqlite = domain.database.sqlite;
     const states = sqlite.prepare(
-      'select state, count(*) n from system_events group by state order by state'
+      'select state, count(*) n from system_event_states group by state order by state'
     );
     let ticks = 0;
     let mostProcessing = 0;
@@ -105,14 +105,16 @@ describe('EventService (real SQLite)', () => {
     domain.events.start();
     // The first beat waits for the next loop turn: start itself reads no events.
     expect(states.all()).toEqual([{ state: 'queued', n: 6000 }]);
-    const done = sqlite.prepare(`select count(*) n from system_events where state = 'done'`);
+    const done = sqlite.prepare(`select count(*) n from system_event_states where state = 'done'`);
     while ((done.get() as { n: number }).n < 6000) await new Promise((r) => setTimeout(r, 5));
     clearInterval(ticker);
     expect(ticks).toBeGreaterThan(5);
     expect(mostProcessing).toBeGreaterThan(0);
     // At most four turns ahead of the runner.
     expect(mostProcessing).toBeLessThanOrEqual(2000);
-    const sizes = sqlite.prepare('select count(*) n from system_events group by turn_id').all() as {
+    const sizes = sqlite
+      .prepare('select count(*) n from system_event_states group by turn_id')
+      .all() as {
       n: number;
     }[];
     expect(sizes).toHaveLength(12);
@@ -131,11 +133,11 @@ describe('EventService (real SQLite)', () => {
     seed(domain, 2, 'é'.repeat(10_000));
     domain.events.start();
     const sqlite = domain.database.sqlite;
-    const done = sqlite.prepare(`select count(*) n from system_events where state = 'done'`);
+    const done = sqlite.prepare(`select count(*) n from system_event_states where state = 'done'`);
     while ((done.get() as { n: number }).n < 15) await new Promise((r) => setTimeout(r, 5));
     const turns = sqlite
       .prepare(
-        `select count(*) n, sum(length(text)) chars from system_events
+        `select count(*) n, sum(length(text)) chars from system_event_states
          group by turn_id order by min(created_at)`
       )
       .all();
@@ -156,7 +158,7 @@ describe('EventService (real SQLite)', () => {
     seed(domain, 2000);
     domain.events.start();
     const count = domain.database.sqlite.prepare(
-      `select count(*) n from system_events where state != 'queued'`
+      `select count(*) n from system_event_states where state != 'queued'`
     );
     while ((count.get() as { n: number }).n === 0) await new Promise((r) => setImmediate(r));
     domain.events.stop();

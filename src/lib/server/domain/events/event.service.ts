@@ -298,7 +298,8 @@ export class EventService {
     if (this.#stopped) return;
     const rows = this.events.failQueued(agentName, Date.now(), FAIL_SLICE);
     for (const row of rows) this.bus.emit('event.changed', toRecord(row));
-    if (rows.length === FAIL_SLICE) this.#soon(agentName, 0, () => this.#failQueued(agentName));
+    if (rows.length && this.events.hasQueued(agentName))
+      this.#soon(agentName, 0, () => this.#failQueued(agentName));
   }
 }
 

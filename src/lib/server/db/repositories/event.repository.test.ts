@@ -1,0 +1,125 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type OpenedDatabase } from '../client';
+import { EventRepository } from './event.repository';
+
+const dirs: string[] = [];
+const opened: OpenedDatabase[] = [];
+afterEach(() => {
+  for (const db of opened.splice(0)) db.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function open(file: string, migrations = resolve('drizzle')) {
+  const db = openDatabase(file, migrations);
+  opened.push(db);
+  return db;
+}
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'berth-events-repo-'));
+  dirs.push(dir);
+  return dir;
+}
+
+const insertEvent = (
+  db: OpenedDatabase,
+  id: string,
+  state = 'queued',
+  turnId: string | null = null
+) =>
+  db.sqlite
+    .prepare(
+      `insert into system_events (id, agent_name, state, text, source, turn_id, created_at)
+       values (?, 'main', ?, ?, 'webhook', ?, ?)`
+    )
+    .run(id, state, `text of ${id}`, turnId, Date.now());
+
+const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
+
+describe('EventRepository slices', () => {
+  it('takes a slice a lost turn left first, in pieces within the bounds, then newer events', () => {
+    const db = open(join(tempDir(), 'berth.db'));
+    const repo = new EventRepository(db.db);
+    for (const id of ['e1', 'e2', 'e3', 'e4', 'e5']) insertEvent(db, id);
+    expect(ids(repo.claim('main', 't1', 3, 32_000))).toEqual(['e1', 'e2', 'e3']);
+    expect(ids(repo.claim('main', 't2', 10, 32_000))).toEqual(['e4', 'e5']);
+    insertEvent(db, 'e6');
+    expect(repo.byId('e2')).toMatchObject({ state: 'processing', turnId: 't1' });
+    expect(repo.byId('e6')).toMatchObject({ state: 'queued', turnId: null });
+    // A crash: neither turn exists any more.
+    expect(repo.recoverProcessing(Date.now())).toEqual({ done: 0, requeued: 5 });
+    expect(repo.byId('e2')).toMatchObject({ state: 'queued', turnId: null });
+    expect(repo.countQueued('main')).toBe(6);
+
+    const first = repo.claim('main', 't3', 2, 32_000);
+    expect(first.map((r) => [r.id, r.state, r.turnId])).toEqual([
+      ['e1', 'processing', 't3'],
+      ['e2', 'processing', 't3']
+    ]);
+    expect(ids(repo.claim('main', 't4', 10, 32_000))).toEqual(['e3']);
+    expect(ids(repo.claim('main', 't5', 10, 32_000))).toEqual(['e4', 'e5']);
+    expect(ids(repo.claim('main', 't6', 10, 32_000))).toEqual(['e6']);
+    expect(repo.claim('main', 't7', 10, 32_000)).toEqual([]);
+    expect(repo.hasQueued('main')).toBe(false);
+
+    const finished = repo.finishForTurn('t3', 'done', 1234, true);
+    expect(finished.map((r) => [r.id, r.state, r.processedAt])).toEqual([
+      ['e1', 'done', 1234],
+      ['e2', 'done', 1234]
+    ]);
+    expect(repo.byId('e3')).toMatchObject({ state: 'processing', turnId: 't4' });
+    expect(
+      repo
+        .page({ agentName: 'main', state: 'done' }, 10)
+        .map((r) => r.id)
+        .sort()
+    ).toEqual(['e1', 'e2']);
+  });
+
+  it('bounds a slice by the bytes of its texts, one event at least', () => {
+    const db = open(join(tempDir(), 'berth.db'));
+    const repo = new EventRepository(db.db);
+    for (const id of ['a', 'b', 'c']) insertEvent(db, id); // "text of a": 9 bytes each
+    expect(ids(repo.claim('main', 't1', 10, 18))).toEqual(['a', 'b']);
+    expect(ids(repo.claim('main', 't2', 10, 1))).toEqual(['c']);
+  });
+
+  // Events stored before slices: their own states, turns and times are kept or settled.
+  it('migrates events stored before slices: settled, re-queued in order, none taken twice', () => {
+    const dir = tempDir();
+    const before = join(dir, 'before-slices');
+    cpSync(resolve('drizzle'), before, { recursive: true });
+    const journal = join(before, 'meta', '_journal.json');
+    const parsed = JSON.parse(readFileSync(journal, 'utf8')) as { entries: { tag: string }[] };
+    parsed.entries = parsed.entries.filter((e) => e.tag < '0011');
+    writeFileSync(journal, JSON.stringify(parsed));
+    const file = join(dir, 'berth.db');
+    const old = open(file, before);
+    const turn = old.sqlite.prepare(
+      `insert into turns (id, session_id, agent_name, state, source, input, queued_at)
+       values (?, 's', 'main', ?, 'heartbeat', 'System events', ?)`
+    );
+    turn.run('tc', 'completed', Date.now());
+    turn.run('tf', 'failed', Date.now());
+    insertEvent(old, 'queued-early');
+    insertEvent(old, 'done-old', 'done', 'tc');
+    insertEvent(old, 'of-completed', 'processing', 'tc');
+    insertEvent(old, 'of-failed', 'processing', 'tf');
+    insertEvent(old, 'queued-late');
+    old.close();
+
+    const db = open(file);
+    const repo = new EventRepository(db.db);
+    expect(repo.byId('done-old')).toMatchObject({ state: 'done', turnId: 'tc' });
+    expect(repo.byId('of-completed')).toMatchObject({ state: 'done', turnId: 'tc' });
+    expect(repo.byId('of-failed')).toMatchObject({ state: 'queued', turnId: null });
+    expect(repo.countQueued('main')).toBe(3);
+    expect(ids(repo.claim('main', 't1', 10, 32_000))).toEqual(['queued-early']);
+    expect(ids(repo.claim('main', 't2', 10, 32_000))).toEqual(['of-failed', 'queued-late']);
+    expect(repo.claim('main', 't3', 10, 32_000)).toEqual([]);
+    expect(repo.byId('done-old')).toMatchObject({ state: 'done', turnId: 'tc' });
+  });
+});
