@@ -50,25 +50,19 @@ export class EventRepository {
   constructor(private readonly db: Db) {
     const sqlite = db.$client;
     const prepare = (source: string) => sqlite.prepare(source);
-    // The agent's queued events after a rowid (up to another), oldest first: at most `limit`, and only while
-    // their text stays within `bytes` of UTF-8 (the first always). octet_length reads the
-    // size from the row's header.
-    const next = (columns: string) => `select ${columns} from (
-        select *, row_number() over byAge n, sum(len) over byAge total from (
-          select rowid rid, id, agent_name, text, metadata, source, created_at,
-            octet_length(text) len
-          from system_events
-          where agent_name = @agent and rowid > @after and rowid <= @upto and state = 'queued'
-          order by rowid limit @limit)
-        window byAge as (order by rid))
-      where total <= @bytes or n = 1 order by rid`;
+    // The agent's queued events after a rowid (up to another), oldest first; the caller stops
+    // reading at its bounds.
+    const next = `select rowid rid, id, agent_name, text, metadata, source, created_at
+      from system_events
+      where agent_name = @agent and rowid > @after and rowid <= @upto and state = 'queued'
+      order by rowid limit @limit`;
     this.#s = {
       insert: prepare(
         `insert into system_events (id, agent_name, state, text, metadata, source, created_at)
          values (?, ?, 'queued', ?, ?, ?, ?)`
       ),
       byId: prepare(`select * from system_event_states where id = ?`),
-      next: prepare(next('rid, id, agent_name, text, metadata, source, created_at')),
+      next: prepare(next),
       // The newest slice: the agent's queue goes on after its last event.
       newest: prepare(
         `select last_rowid from event_slices where agent_name = ?
@@ -166,13 +160,19 @@ export class EventRepository {
     // A slice a lost turn left goes first, in pieces within the bounds; then what follows the
     // newest slice.
     const requeued = this.#get<Slice>('requeued', agent);
-    const rows = this.#all<RawEvent & { rid: number }>('next', {
+    const rows: (RawEvent & { rid: number })[] = [];
+    let size = 0;
+    // Row by row, so a slice of long texts reads no more of them than it takes.
+    for (const row of this.#s.next!.iterate({
       agent,
       after: requeued ? requeued.first_rowid - 1 : this.#after(agent),
       upto: requeued ? requeued.last_rowid : Number.MAX_SAFE_INTEGER,
-      limit,
-      bytes
-    });
+      limit
+    }) as Iterable<RawEvent & { rid: number }>) {
+      size += Buffer.byteLength(row.text);
+      if (rows.length && size > bytes) break;
+      rows.push(row);
+    }
     const last = rows.at(-1)?.rid;
     if (requeued && last === undefined) {
       // Nothing of it is left queued: it is spent, and the queue goes on after it.
