@@ -10,14 +10,19 @@ CREATE TABLE `event_slices` (
 );
 --> statement-breakpoint
 CREATE INDEX `event_slices_agent` ON `event_slices` (`agent_name`,`first_rowid`);--> statement-breakpoint
-CREATE INDEX `event_slices_turn` ON `event_slices` (`turn_id`);--> statement-breakpoint
+CREATE INDEX `event_slices_processing` ON `event_slices` (`turn_id`) WHERE "event_slices"."state" = 'processing';--> statement-breakpoint
 CREATE INDEX `event_slices_requeued` ON `event_slices` (`agent_name`,`first_rowid`) WHERE "event_slices"."state" = 'queued';--> statement-breakpoint
 DROP INDEX `system_events_state_agent`;--> statement-breakpoint
 CREATE INDEX `system_events_agent` ON `system_events` (`agent_name`);--> statement-breakpoint
+-- Events a turn had taken: done with a turn that completed or is still to run (it carries them;
+-- should it fail after the upgrade, they stay done), queued again otherwise.
 UPDATE `system_events` SET `state` = CASE WHEN `turn_id` IN
     (SELECT `id` FROM `turns` WHERE `state` IN ('queued', 'running', 'completed')) THEN 'done' ELSE 'queued' END,
   `turn_id` = CASE WHEN `turn_id` IN
-    (SELECT `id` FROM `turns` WHERE `state` IN ('queued', 'running', 'completed')) THEN `turn_id` END
+    (SELECT `id` FROM `turns` WHERE `state` IN ('queued', 'running', 'completed')) THEN `turn_id` END,
+  `processed_at` = CASE WHEN `turn_id` IN
+    (SELECT `id` FROM `turns` WHERE `state` IN ('queued', 'running', 'completed'))
+    THEN CAST(strftime('%s', 'now') AS INTEGER) * 1000 END
   WHERE `state` = 'processing';--> statement-breakpoint
 INSERT INTO `event_slices` (`agent_name`, `first_rowid`, `last_rowid`, `count`, `state`)
   SELECT q.`agent_name`, min(q.rowid), m.`top`, count(*), 'queued' FROM `system_events` q
@@ -28,7 +33,7 @@ INSERT INTO `event_slices` (`agent_name`, `first_rowid`, `last_rowid`, `count`, 
   SELECT `agent_name`, max(rowid), max(rowid), 0, 'done' FROM `system_events` e WHERE `state` != 'queued'
   AND NOT EXISTS (SELECT 1 FROM `event_slices` s WHERE s.`agent_name` = e.`agent_name`) GROUP BY `agent_name`;--> statement-breakpoint
 CREATE VIEW `system_event_states` AS
-  SELECT e.`id`, e.`agent_name`, e.`text`, e.`metadata`, e.`source`, e.`created_at`,
+  SELECT e.rowid AS `rid`, e.`id`, e.`agent_name`, e.`text`, e.`metadata`, e.`source`, e.`created_at`,
     CASE WHEN s.`id` IS NULL THEN e.`state` ELSE s.`state` END AS `state`,
     CASE WHEN s.`id` IS NULL THEN e.`turn_id` ELSE s.`turn_id` END AS `turn_id`,
     CASE WHEN s.`id` IS NULL THEN e.`processed_at` ELSE s.`processed_at` END AS `processed_at`

@@ -115,6 +115,7 @@ describe('EventRepository slices', () => {
     const repo = new EventRepository(db.db);
     expect(repo.byId('done-old')).toMatchObject({ state: 'done', turnId: 'tc' });
     expect(repo.byId('of-completed')).toMatchObject({ state: 'done', turnId: 'tc' });
+    expect(repo.byId('of-completed')!.processedAt).toBeGreaterThan(0);
     expect(repo.byId('of-failed')).toMatchObject({ state: 'queued', turnId: null });
     expect(repo.countQueued('main')).toBe(3);
     expect(ids(repo.claim('main', 't1', 10, 32_000))).toEqual(['queued-early']);

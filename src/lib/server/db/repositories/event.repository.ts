@@ -30,6 +30,14 @@ const fromRaw = (r: RawEvent): EventRow => ({
   processedAt: r.processed_at
 });
 
+export interface EventFilter {
+  agentName?: string;
+  state?: EventState;
+  source?: string;
+  since?: number;
+  until?: number;
+}
+
 interface Slice {
   id: number;
   agent_name: string;
@@ -144,11 +152,13 @@ export class EventRepository {
 
   /** Fails at most `limit` queued events of an agent (it was deleted), returning them. */
   failQueued(agentName: string, now: number, limit: number): EventRow[] {
-    return this.#slice(agentName, limit, Number.MAX_SAFE_INTEGER, {
-      state: 'failed',
-      turnId: null,
-      at: now
-    });
+    return this.atomically(() =>
+      this.#slice(agentName, limit, Number.MAX_SAFE_INTEGER, {
+        state: 'failed',
+        turnId: null,
+        at: now
+      })
+    );
   }
 
   #slice(
@@ -269,17 +279,35 @@ export class EventRepository {
     }
   }
 
-  page(
-    filter: {
-      agentName?: string;
-      state?: EventState;
-      source?: string;
-      since?: number;
-      until?: number;
-    },
-    limit: number,
-    cursor?: { at: number; id: string }
-  ): EventRow[] {
+  /**
+   * Newest first by time (the Activity timeline merges them with turns by time), after
+   * `cursor`. Reads every event that passes the filter, then sorts.
+   */
+  page(filter: EventFilter, limit: number, cursor?: { at: number; id: string }): EventRow[] {
+    const after = cursor
+      ? {
+          clause: '(created_at < ? or (created_at = ? and id < ?))',
+          values: [cursor.at, cursor.at, cursor.id]
+        }
+      : undefined;
+    return this.#page(filter, after, 'created_at desc, id desc', limit).map(fromRaw);
+  }
+
+  /**
+   * Newest first in the order they were stored (rowid), before the rowid `before`: a page
+   * reads back from the end of the table and stops at `limit`.
+   */
+  pageStored(filter: EventFilter, limit: number, before?: number): (EventRow & { rid: number })[] {
+    const after = before === undefined ? undefined : { clause: 'rid < ?', values: [before] };
+    return this.#page(filter, after, 'rid desc', limit).map((r) => ({ ...fromRaw(r), rid: r.rid }));
+  }
+
+  #page(
+    filter: EventFilter,
+    after: { clause: string; values: unknown[] } | undefined,
+    order: string,
+    limit: number
+  ): (RawEvent & { rid: number })[] {
     const where: string[] = [];
     const args: unknown[] = [];
     const add = (clause: string, ...values: unknown[]) => {
@@ -291,15 +319,13 @@ export class EventRepository {
     if (filter.source) add('source = ?', filter.source);
     if (filter.since !== undefined) add('created_at >= ?', filter.since);
     if (filter.until !== undefined) add('created_at < ?', filter.until);
-    if (cursor)
-      add('(created_at < ? or (created_at = ? and id < ?))', cursor.at, cursor.at, cursor.id);
-    const rows = this.db.$client
+    if (after) add(after.clause, ...after.values);
+    return this.db.$client
       .prepare(
         `select * from system_event_states ${where.length ? `where ${where.join(' and ')}` : ''}
-         order by created_at desc, id desc limit ?`
+         order by ${order} limit ?`
       )
-      .all(...args, limit) as RawEvent[];
-    return rows.map(fromRaw);
+      .all(...args, limit) as (RawEvent & { rid: number })[];
   }
 }
 

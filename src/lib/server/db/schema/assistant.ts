@@ -174,7 +174,10 @@ export const eventSlices = sqliteTable(
   },
   (t) => [
     index('event_slices_agent').on(t.agentName, t.firstRowid),
-    index('event_slices_turn').on(t.turnId),
+    // The few slices whose turns are under way, by turn: a turn's end and start-up recovery.
+    index('event_slices_processing')
+      .on(t.turnId)
+      .where(sql`${t.state} = 'processing'`),
     // The few slices lost turns left, found without reading the others.
     index('event_slices_requeued')
       .on(t.agentName, t.firstRowid)

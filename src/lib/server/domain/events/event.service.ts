@@ -127,8 +127,9 @@ export class EventService {
   }
 
   list(filter: { agentName?: string; state?: EventState }, limit: number, cursor?: string) {
-    const rows = this.events.page(filter, limit + 1, decodeCursor(cursor));
-    const { items, nextCursor } = paginate(rows, limit, (r) => [r.createdAt, r.id], toRecord);
+    // The cursor carries the last event's rowid (and its id, which is not needed).
+    const rows = this.events.pageStored(filter, limit + 1, decodeCursor(cursor)?.at);
+    const { items, nextCursor } = paginate(rows, limit, (r) => [r.rid, r.id], toRecord);
     return { events: items, nextCursor };
   }
 
@@ -295,7 +296,8 @@ export class EventService {
 
   /** The events of a deleted agent fail, a slice per macrotask. */
   #failQueued(agentName: string): void {
-    if (this.#stopped) return;
+    // Made again meanwhile: its events are its own again.
+    if (this.#stopped || this.agents.find(agentName)) return;
     const rows = this.events.failQueued(agentName, Date.now(), FAIL_SLICE);
     for (const row of rows) this.bus.emit('event.changed', toRecord(row));
     if (rows.length && this.events.hasQueued(agentName))
