@@ -1,4 +1,3 @@
-import type { Statement } from 'better-sqlite3';
 import type { Db } from '../client';
 import type { EventState, systemEvents } from '../schema';
 
@@ -46,6 +45,66 @@ interface Slice {
   count: number;
 }
 
+/** The statements, compiled once per connection. */
+function statements(sqlite: Db['$client']) {
+  // The agent's queued events after a rowid (up to another), oldest first; the caller stops
+  // reading at its bounds.
+  const next = `select rowid rid, id, agent_name, text, metadata, source, created_at
+    from system_events
+    where agent_name = @agent and rowid > @after and rowid <= @upto and state = 'queued'
+    order by rowid limit @limit`;
+  return {
+    insert: sqlite.prepare(
+      `insert into system_events (id, agent_name, state, text, metadata, source, created_at)
+       values (?, ?, 'queued', ?, ?, ?, ?)`
+    ),
+    byId: sqlite.prepare(`select * from system_event_states where id = ?`),
+    next: sqlite.prepare(next),
+    // The newest slice: the agent's queue goes on after its last event.
+    newest: sqlite.prepare(
+      `select last_rowid from event_slices where agent_name = ?
+       order by first_rowid desc limit 1`
+    ),
+    requeued: sqlite.prepare(
+      `select id, agent_name, first_rowid, last_rowid, count from event_slices
+       where agent_name = ? and state = 'queued' order by first_rowid limit 1`
+    ),
+    requeuedCount: sqlite.prepare(
+      `select coalesce(sum(count), 0) n from event_slices where agent_name = ? and state = 'queued'`
+    ),
+    retake: sqlite.prepare(
+      `update event_slices set state = @state, turn_id = @turnId, processed_at = @at where id = @id`
+    ),
+    shrink: sqlite.prepare(
+      `update event_slices set first_rowid = @first, count = count - @taken where id = @id`
+    ),
+    addSlice: sqlite.prepare(
+      `insert into event_slices (agent_name, first_rowid, last_rowid, count, state, turn_id, processed_at)
+       values (@agent, @first, @last, @count, @state, @turnId, @at)`
+    ),
+    inSlice: sqlite.prepare(
+      `select rowid rid, id, agent_name, text, metadata, source, created_at from system_events
+       where agent_name = ? and rowid between ? and ? and state = 'queued' order by rowid`
+    ),
+    anyAfter: sqlite.prepare(
+      `select 1 from system_events where agent_name = ? and rowid > ? and state = 'queued' limit 1`
+    ),
+    countAfter: sqlite.prepare(
+      `select count(*) n from system_events where agent_name = ? and rowid > ? and state = 'queued'`
+    ),
+    finish: sqlite.prepare(
+      `update event_slices set state = @state, processed_at = @now
+       where turn_id = @turnId and state = 'processing'
+       returning id, agent_name, first_rowid, last_rowid, count`
+    ),
+    nextAgent: sqlite.prepare(
+      `select agent_name from system_events where agent_name > ? order by agent_name limit 1`
+    )
+  };
+}
+
+type Statements = ReturnType<typeof statements>;
+
 /**
  * System events and the slices heartbeats take them in (schema: eventSlices). Taking events
  * and finishing them write one slice row, never the events' own rows: a heartbeat's cost does
@@ -53,78 +112,23 @@ interface Slice {
  * compiled once: these run for every wake and every heartbeat turn.
  */
 export class EventRepository {
-  readonly #s: Record<string, Statement>;
+  readonly #s: Statements;
 
   constructor(private readonly db: Db) {
-    const sqlite = db.$client;
-    const prepare = (source: string) => sqlite.prepare(source);
-    // The agent's queued events after a rowid (up to another), oldest first; the caller stops
-    // reading at its bounds.
-    const next = `select rowid rid, id, agent_name, text, metadata, source, created_at
-      from system_events
-      where agent_name = @agent and rowid > @after and rowid <= @upto and state = 'queued'
-      order by rowid limit @limit`;
-    this.#s = {
-      insert: prepare(
-        `insert into system_events (id, agent_name, state, text, metadata, source, created_at)
-         values (?, ?, 'queued', ?, ?, ?, ?)`
-      ),
-      byId: prepare(`select * from system_event_states where id = ?`),
-      next: prepare(next),
-      // The newest slice: the agent's queue goes on after its last event.
-      newest: prepare(
-        `select last_rowid from event_slices where agent_name = ?
-         order by first_rowid desc limit 1`
-      ),
-      requeued: prepare(
-        `select id, agent_name, first_rowid, last_rowid, count from event_slices
-         where agent_name = ? and state = 'queued' order by first_rowid limit 1`
-      ),
-      requeuedCount: prepare(
-        `select coalesce(sum(count), 0) n from event_slices where agent_name = ? and state = 'queued'`
-      ),
-      retake: prepare(
-        `update event_slices set state = @state, turn_id = @turnId, processed_at = @at where id = @id`
-      ),
-      shrink: prepare(
-        `update event_slices set first_rowid = @first, count = count - @taken where id = @id`
-      ),
-      addSlice: prepare(
-        `insert into event_slices (agent_name, first_rowid, last_rowid, count, state, turn_id, processed_at)
-         values (@agent, @first, @last, @count, @state, @turnId, @at)`
-      ),
-      inSlice: prepare(
-        `select rowid rid, id, agent_name, text, metadata, source, created_at from system_events
-         where agent_name = ? and rowid between ? and ? and state = 'queued' order by rowid`
-      ),
-      anyAfter: prepare(
-        `select 1 from system_events where agent_name = ? and rowid > ? and state = 'queued' limit 1`
-      ),
-      countAfter: prepare(
-        `select count(*) n from system_events where agent_name = ? and rowid > ? and state = 'queued'`
-      ),
-      finish: prepare(
-        `update event_slices set state = @state, processed_at = @now
-         where turn_id = @turnId and state = 'processing'
-         returning id, agent_name, first_rowid, last_rowid, count`
-      ),
-      nextAgent: prepare(
-        `select agent_name from system_events where agent_name > ? order by agent_name limit 1`
-      )
-    };
+    this.#s = statements(db.$client);
   }
 
-  #get<T>(name: string, ...args: unknown[]): T | undefined {
-    return this.#s[name]!.get(...args) as T | undefined;
+  #get<T>(name: keyof Statements, ...args: unknown[]): T | undefined {
+    return this.#s[name].get(...args) as T | undefined;
   }
 
-  #all<T>(name: string, ...args: unknown[]): T[] {
-    return this.#s[name]!.all(...args) as T[];
+  #all<T>(name: keyof Statements, ...args: unknown[]): T[] {
+    return this.#s[name].all(...args) as T[];
   }
 
   /** A new event, queued; returns it as stored. */
   insertQueued(row: Omit<EventRow, 'state' | 'turnId' | 'processedAt'>): EventRow {
-    this.#s.insert!.run(
+    this.#s.insert.run(
       row.id,
       row.agentName,
       row.text,
@@ -173,7 +177,7 @@ export class EventRepository {
     const rows: (RawEvent & { rid: number })[] = [];
     let size = 0;
     // Row by row, so a slice of long texts reads no more of them than it takes.
-    for (const row of this.#s.next!.iterate({
+    for (const row of this.#s.next.iterate({
       agent,
       after: requeued ? requeued.first_rowid - 1 : this.#after(agent),
       upto: requeued ? requeued.last_rowid : Number.MAX_SAFE_INTEGER,
@@ -186,13 +190,13 @@ export class EventRepository {
     const last = rows.at(-1)?.rid;
     if (requeued && last === undefined) {
       // Nothing of it is left queued: it is spent, and the queue goes on after it.
-      this.#s.retake!.run({ state: 'done', turnId: null, at: null, id: requeued.id });
+      this.#s.retake.run({ state: 'done', turnId: null, at: null, id: requeued.id });
       return this.#slice(agent, limit, bytes, to);
     }
-    if (requeued && rows.length >= requeued.count) this.#s.retake!.run({ ...to, id: requeued.id });
+    if (requeued && rows.length >= requeued.count) this.#s.retake.run({ ...to, id: requeued.id });
     else if (last !== undefined) {
-      if (requeued) this.#s.shrink!.run({ id: requeued.id, first: last + 1, taken: rows.length });
-      this.#s.addSlice!.run({ agent, first: rows[0]!.rid, last, count: rows.length, ...to });
+      if (requeued) this.#s.shrink.run({ id: requeued.id, first: last + 1, taken: rows.length });
+      this.#s.addSlice.run({ agent, first: rows[0]!.rid, last, count: rows.length, ...to });
     }
     return rows.map((r) => withSlice(r, to));
   }
