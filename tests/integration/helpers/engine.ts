@@ -55,6 +55,27 @@ export function removeLabelled(label: string): void {
   if (networks.length) docker('network', 'rm', ...networks);
   const volumes = ids('volume', 'ls', '-q', '--filter', `label=${label}`);
   if (volumes.length) docker('volume', 'rm', '-f', ...volumes);
-  const images = ids('images', '-q', '--filter', `label=${label}`);
-  if (images.length) docker('rmi', '-f', ...new Set(images));
+  removeImages([...new Set(ids('images', '-q', '--filter', `label=${label}`))]);
+}
+
+/**
+ * Removes images that may be each other's parents (a child inherits its parent's labels): an
+ * image with children is refused, so each round removes what it can until none is left.
+ */
+function removeImages(images: string[]): void {
+  let left = images;
+  while (left.length) {
+    const refused = left.filter((id) => {
+      try {
+        docker('rmi', '-f', id);
+        return false;
+      } catch (err) {
+        if (/dependent child images/.test(String(err))) return true;
+        if (/No such image/.test(String(err))) return false;
+        throw err;
+      }
+    });
+    if (refused.length === left.length) throw new Error(`images ${left.join(' ')} stay in use`);
+    left = refused;
+  }
 }
