@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger';
+import { AccessLog } from './access-log';
 import { sendJson, type FastRoute, type FastRouter, type PrefixRoute } from './fast-router';
 import type { Metrics } from './metrics';
 import { credentialName } from './request-context';
@@ -7,8 +8,6 @@ import { applyBaseHeaders } from './security-headers';
 
 const STARTED = Symbol('berth.started');
 const ROUTE = Symbol('berth.route');
-/** Access-log children kept (one per route and method seen). */
-const ROUTE_LOGGERS = 256;
 type Tracked = ServerResponse & { [STARTED]: number; [ROUTE]: FastRoute | PrefixRoute | undefined };
 
 export interface FrontDeps {
@@ -31,21 +30,7 @@ export function createFront(
   deps: FrontDeps
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
   const { router, metrics } = deps;
-  // Access lines carry only the fields written below, none of them secret, so they skip the
-  // redaction pass (about 2 µs a line).
-  const access = deps.logger.child({}, { redact: { paths: [], censor: '' } });
-  // A child per route and method carries those fields already serialized: a line then
-  // serializes only its status, time and credential.
-  const perRoute = new Map<string, Logger>();
-  function logAccess(iface: string, method: string, route: string, line: object): void {
-    const key = `${method} ${route}`;
-    let logger = perRoute.get(key);
-    // Methods are the client's to choose: past this many pairs a line carries all its fields.
-    if (!logger && perRoute.size < ROUTE_LOGGERS)
-      perRoute.set(key, (logger = access.child({ interface: iface, method, route })));
-    if (logger) logger.info(line, 'request');
-    else access.info({ interface: iface, method, route, ...line }, 'request');
-  }
+  const access = new AccessLog(deps.logger);
   // One listener shared by every response (a closure and a `once` wrapper per request showed
   // in profiles); what it needs rides on the response.
   function onFinish(this: Tracked) {
@@ -56,13 +41,8 @@ export function createFront(
     metrics.observeRequest(iface, label, this.statusCode, this[STARTED], credential);
     if (!route || route.interface === 'probe') return;
     deps.countRequest(iface, label, this.statusCode, credential);
-    // The access log names the route from the table and the credential by name: never the raw
-    // URL (a query string could hold a token) nor a header.
-    logAccess(iface, this.req.method ?? '', label, {
-      status: this.statusCode,
-      ms: Math.round((performance.now() - this[STARTED]) * 100) / 100,
-      credential
-    });
+    const ms = Math.round((performance.now() - this[STARTED]) * 100) / 100;
+    access.write(iface, this.req.method ?? '', label, this.statusCode, ms, credential);
   }
   return (req, res) => {
     const url = req.url ?? '/';
