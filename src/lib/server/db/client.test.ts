@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startCheckpointer, type CheckpointTrouble } from './checkpointer';
+import { TransactionRollbackError } from 'drizzle-orm';
 import { openDatabase, type OpenedDatabase } from './client';
+import { webhookMappings } from './schema';
 
 describe('openDatabase', () => {
   const dir = mkdtempSync(join(tmpdir(), 'berth-client-'));
@@ -13,11 +15,13 @@ describe('openDatabase', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const open = (name: string, options?: Parameters<typeof openDatabase>[2]) => {
+  const openWhole = (name: string, options?: Parameters<typeof openDatabase>[2]) => {
     const db = openDatabase(join(dir, name), resolve('drizzle'), options);
     opened.push(db);
-    return db.sqlite;
+    return db;
   };
+  const open = (name: string, options?: Parameters<typeof openDatabase>[2]) =>
+    openWhole(name, options).sqlite;
 
   // SQLite reports synchronous as a number: 1 NORMAL, 2 FULL.
   it('uses WAL with synchronous NORMAL by default', () => {
@@ -85,5 +89,42 @@ describe('openDatabase', () => {
     expect(await until(() => problems.length > 0)).toBe(true);
     expect(problems[0]).toEqual({ failed: expect.any(String) as string });
     checkpointer.stop();
+  });
+
+  it("runs drizzle's transactions: commit, rollback on a throw or rollback(), nested in savepoints", () => {
+    const { db, sqlite } = openWhole('tx.db');
+    const names = () => db.select({ name: webhookMappings.name }).from(webhookMappings).all();
+    const add = (name: string, via: Pick<typeof db, 'insert'> = db) =>
+      via
+        .insert(webhookMappings)
+        .values({ name, match: {}, message: 'm', delivery: 'none', createdAt: 1, updatedAt: 1 })
+        .run();
+    expect(db.transaction((tx) => (add('a', tx), 'done'))).toBe('done');
+    expect(() =>
+      db.transaction(() => {
+        add('b');
+        throw new Error('no');
+      })
+    ).toThrow('no');
+    expect(() => db.transaction((tx) => (add('c', tx), tx.rollback()))).toThrow(
+      TransactionRollbackError
+    );
+    db.transaction(
+      () => {
+        add('d');
+        expect(sqlite.inTransaction).toBe(true);
+        // The inner one fails alone: its savepoint is rolled back, the outer work commits.
+        expect(() =>
+          db.transaction(() => {
+            add('e');
+            throw new Error('inner');
+          })
+        ).toThrow('inner');
+        add('f');
+      },
+      { behavior: 'immediate' }
+    );
+    expect(sqlite.inTransaction).toBe(false);
+    expect(names().map((r) => r.name)).toEqual(['a', 'd', 'f']);
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenedDatabase } from '../client';
-import { EventRepository } from './event.repository';
+import { EventRepository, type Taken } from './event.repository';
 
 const dirs: string[] = [];
 const opened: OpenedDatabase[] = [];
@@ -37,7 +37,7 @@ const insertEvent = (
     )
     .run(id, state, `text of ${id}`, turnId, Date.now());
 
-const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
+const ids = (taken: Taken | null) => taken?.events.map((e) => e.id) ?? [];
 
 describe('EventRepository slices', () => {
   it('takes a slice a lost turn left first, in pieces within the bounds, then newer events', () => {
@@ -55,14 +55,14 @@ describe('EventRepository slices', () => {
     expect(repo.countQueued('main')).toBe(6);
 
     const first = repo.claim('main', 't3', 2, 32_000);
-    expect(first.map((r) => [r.id, r.state, r.turnId])).toEqual([
+    expect(repo.claimed('main', first!, 't3').map((r) => [r.id, r.state, r.turnId])).toEqual([
       ['e1', 'processing', 't3'],
       ['e2', 'processing', 't3']
     ]);
     expect(ids(repo.claim('main', 't4', 10, 32_000))).toEqual(['e3']);
     expect(ids(repo.claim('main', 't5', 10, 32_000))).toEqual(['e4', 'e5']);
     expect(ids(repo.claim('main', 't6', 10, 32_000))).toEqual(['e6']);
-    expect(repo.claim('main', 't7', 10, 32_000)).toEqual([]);
+    expect(repo.claim('main', 't7', 10, 32_000)).toBeNull();
     expect(repo.hasQueued('main')).toBe(false);
 
     const finished = repo.finishForTurn('t3', 'done', 1234, true);
@@ -85,6 +85,35 @@ describe('EventRepository slices', () => {
     for (const id of ['a', 'b', 'c']) insertEvent(db, id); // "text of a": 9 bytes each
     expect(ids(repo.claim('main', 't1', 10, 18))).toEqual(['a', 'b']);
     expect(ids(repo.claim('main', 't2', 10, 1))).toEqual(['c']);
+  });
+
+  it("gives each taken event's text and its metadata's source only when that is a string", () => {
+    const db = open(join(tempDir(), 'berth.db'));
+    const repo = new EventRepository(db.db);
+    const put = (id: string, metadata: string | null) =>
+      db.sqlite
+        .prepare(
+          `insert into system_events (id, agent_name, state, text, metadata, source, created_at)
+           values (?, 'main', 'queued', ?, ?, 'webhook', 1)`
+        )
+        .run(id, `text of ${id}`, metadata);
+    put('named', '{"source":"github","n":1}');
+    put('object', '{"source":{"a":1}}');
+    put('number', '{"source":7}');
+    put('none', null);
+    const taken = repo.claim('main', 't1', 10, 32_000)!;
+    expect(taken.events.map(({ id, text, source }) => ({ id, text, source }))).toEqual([
+      { id: 'named', text: 'text of named', source: 'github' },
+      { id: 'object', text: 'text of object', source: null },
+      { id: 'number', text: 'text of number', source: null },
+      { id: 'none', text: 'text of none', source: null }
+    ]);
+    expect(repo.claimed('main', taken, 't1').map((e) => e.metadata)).toEqual([
+      { source: 'github', n: 1 },
+      { source: { a: 1 } },
+      { source: 7 },
+      null
+    ]);
   });
 
   // Events stored before slices: their own states, turns and times are kept or settled.
@@ -120,7 +149,7 @@ describe('EventRepository slices', () => {
     expect(repo.countQueued('main')).toBe(3);
     expect(ids(repo.claim('main', 't1', 10, 32_000))).toEqual(['queued-early']);
     expect(ids(repo.claim('main', 't2', 10, 32_000))).toEqual(['of-failed', 'queued-late']);
-    expect(repo.claim('main', 't3', 10, 32_000)).toEqual([]);
+    expect(repo.claim('main', 't3', 10, 32_000)).toBeNull();
     expect(repo.byId('done-old')).toMatchObject({ state: 'done', turnId: 'tc' });
   });
 });

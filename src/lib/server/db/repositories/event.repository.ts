@@ -37,6 +37,22 @@ export interface EventFilter {
   until?: number;
 }
 
+/** An event as a heartbeat takes it: what the turn's input says of it. */
+export interface TakenEvent {
+  rid: number;
+  id: string;
+  text: string;
+  /** Its metadata's `source`, when that is a string. */
+  source: string | null;
+}
+
+/** What one claim took: its events, and where they are (their rowids, first and last). */
+export interface Taken {
+  events: TakenEvent[];
+  first: number;
+  last: number;
+}
+
 interface Slice {
   id: number;
   agent_name: string;
@@ -49,7 +65,9 @@ interface Slice {
 function statements(sqlite: Db['$client']) {
   // The agent's queued events after a rowid (up to another), oldest first; the caller stops
   // reading at its bounds.
-  const next = `select rowid rid, id, agent_name, text, metadata, source, created_at
+  // Only what a turn's input needs: a row with its metadata parsed cost half as much again.
+  const next = `select rowid rid, id, text,
+      case json_type(metadata, '$.source') when 'text' then metadata ->> '$.source' end source
     from system_events
     where agent_name = @agent and rowid > @after and rowid <= @upto and state = 'queued'
     order by rowid limit @limit`;
@@ -145,24 +163,32 @@ export class EventRepository {
   }
 
   /**
-   * Claims an agent's oldest queued events for a turn and returns them oldest first: a slice
-   * left queued by a lost turn (whole), or else at most `limit` events after the newest slice,
-   * only while their text stays within `bytes` (UTF-8; but at least one, however long). Run
-   * inside the transaction that enqueues the turn.
+   * Claims an agent's oldest queued events for a turn, oldest first: a slice left queued by a
+   * lost turn (whole), or else at most `limit` events after the newest slice, only while their
+   * text stays within `bytes` (UTF-8; but at least one, however long). Run inside the
+   * transaction that enqueues the turn. Null when nothing waits.
    */
-  claim(agentName: string, turnId: string, limit: number, bytes: number): EventRow[] {
+  claim(agentName: string, turnId: string, limit: number, bytes: number): Taken | null {
     return this.#slice(agentName, limit, bytes, { state: 'processing', turnId, at: null });
+  }
+
+  /** The events a claim for `turnId` took, whole (for those who follow events). */
+  claimed(agentName: string, taken: Taken, turnId: string): EventRow[] {
+    return this.#all<RawEvent>('inSlice', agentName, taken.first, taken.last).map((r) =>
+      withSlice(r, { state: 'processing', turnId, at: null })
+    );
   }
 
   /** Fails at most `limit` queued events of an agent (it was deleted), returning them. */
   failQueued(agentName: string, now: number, limit: number): EventRow[] {
-    return this.atomically(() =>
-      this.#slice(agentName, limit, Number.MAX_SAFE_INTEGER, {
-        state: 'failed',
-        turnId: null,
-        at: now
-      })
-    );
+    return this.atomically(() => {
+      const to = { state: 'failed', turnId: null, at: now } as const;
+      const taken = this.#slice(agentName, limit, Number.MAX_SAFE_INTEGER, to);
+      if (!taken) return [];
+      return this.#all<RawEvent>('inSlice', agentName, taken.first, taken.last).map((r) =>
+        withSlice(r, to)
+      );
+    });
   }
 
   #slice(
@@ -170,11 +196,11 @@ export class EventRepository {
     limit: number,
     bytes: number,
     to: { state: EventState; turnId: string | null; at: number | null }
-  ): EventRow[] {
+  ): Taken | null {
     // A slice a lost turn left goes first, in pieces within the bounds; then what follows the
     // newest slice.
     const requeued = this.#get<Slice>('requeued', agent);
-    const rows: (RawEvent & { rid: number })[] = [];
+    const events: TakenEvent[] = [];
     let size = 0;
     // Row by row, so a slice of long texts reads no more of them than it takes.
     for (const row of this.#s.next.iterate({
@@ -182,23 +208,27 @@ export class EventRepository {
       after: requeued ? requeued.first_rowid - 1 : this.#after(agent),
       upto: requeued ? requeued.last_rowid : Number.MAX_SAFE_INTEGER,
       limit
-    }) as Iterable<RawEvent & { rid: number }>) {
+    }) as Iterable<TakenEvent>) {
       size += Buffer.byteLength(row.text);
-      if (rows.length && size > bytes) break;
-      rows.push(row);
+      if (events.length && size > bytes) break;
+      events.push(row);
     }
-    const last = rows.at(-1)?.rid;
-    if (requeued && last === undefined) {
+    const first = events[0]?.rid;
+    const last = events.at(-1)?.rid;
+    if (first === undefined || last === undefined) {
+      if (!requeued) return null;
       // Nothing of it is left queued: it is spent, and the queue goes on after it.
       this.#s.retake.run({ state: 'done', turnId: null, at: null, id: requeued.id });
       return this.#slice(agent, limit, bytes, to);
     }
-    if (requeued && rows.length >= requeued.count) this.#s.retake.run({ ...to, id: requeued.id });
-    else if (last !== undefined) {
-      if (requeued) this.#s.shrink.run({ id: requeued.id, first: last + 1, taken: rows.length });
-      this.#s.addSlice.run({ agent, first: rows[0]!.rid, last, count: rows.length, ...to });
+    if (requeued && events.length >= requeued.count) {
+      this.#s.retake.run({ ...to, id: requeued.id });
+      // The whole slice: its bounds, which may hold events that are no longer queued.
+      return { events, first: requeued.first_rowid, last: requeued.last_rowid };
     }
-    return rows.map((r) => withSlice(r, to));
+    if (requeued) this.#s.shrink.run({ id: requeued.id, first: last + 1, taken: events.length });
+    this.#s.addSlice.run({ agent, first, last, count: events.length, ...to });
+    return { events, first, last };
   }
 
   /** The rowid after which the agent's events are in no slice. */

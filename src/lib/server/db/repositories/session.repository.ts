@@ -25,7 +25,33 @@ export type MessageRow = typeof messages.$inferSelect;
 export type SummaryRow = typeof sessionSummaries.$inferSelect;
 
 export class SessionRepository {
-  constructor(private readonly db: Db) {}
+  /** Compiled once: every turn reads its session's summary and history. */
+  readonly #brief;
+  readonly #history;
+
+  constructor(private readonly db: Db) {
+    this.#brief = db
+      .select({
+        agentName: chatSessions.agentName,
+        key: chatSessions.key,
+        summary: chatSessions.summary
+      })
+      .from(chatSessions)
+      .where(eq(chatSessions.id, sql.placeholder('id')))
+      .prepare();
+    this.#history = db
+      .select({ ...getTableColumns(messages), turnTrust: turns.trust })
+      .from(messages)
+      .leftJoin(turns, eq(turns.id, messages.turnId))
+      .where(
+        and(eq(messages.sessionId, sql.placeholder('sessionId')), isNull(messages.compactedBy))
+      )
+      .orderBy(desc(messages.seq))
+      .limit(sql.placeholder('limit'))
+      .prepare();
+  }
+
+  /** The whole session with its message count (which counts every message it holds). */
 
   byId(id: string): (ChatSessionRow & { messageCount: number }) | undefined {
     return this.db
@@ -33,6 +59,11 @@ export class SessionRepository {
       .from(chatSessions)
       .where(eq(chatSessions.id, id))
       .get();
+  }
+
+  /** What a turn or a compaction needs of a session, without counting its messages. */
+  brief(id: string): Pick<ChatSessionRow, 'agentName' | 'key' | 'summary'> | undefined {
+    return this.#brief.get({ id });
   }
 
   byKey(agentName: string, key: string): ChatSessionRow | undefined {
@@ -116,14 +147,8 @@ export class SessionRepository {
    * (it may quote the input); external when that turn is gone.
    */
   history(sessionId: string, limit: number): (MessageRow & { trust: InputTrust })[] {
-    return this.db
-      .select({ ...getTableColumns(messages), turnTrust: turns.trust })
-      .from(messages)
-      .leftJoin(turns, eq(turns.id, messages.turnId))
-      .where(and(eq(messages.sessionId, sessionId), isNull(messages.compactedBy)))
-      .orderBy(desc(messages.seq))
-      .limit(limit)
-      .all()
+    return this.#history
+      .all({ sessionId, limit })
       .reverse()
       .map(({ turnTrust, ...m }) => ({ ...m, trust: turnTrust ?? 'external' }));
   }
@@ -133,7 +158,7 @@ export class SessionRepository {
     row: Omit<typeof messages.$inferInsert, 'sessionId' | 'seq'>
   ): MessageRow {
     return this.db.transaction((tx) => {
-      const seq = nextSeq(tx, sessionId);
+      const seq = nextSeq(this.db, sessionId);
       tx.update(chatSessions)
         .set({ updatedAt: row.createdAt })
         .where(eq(chatSessions.id, sessionId))

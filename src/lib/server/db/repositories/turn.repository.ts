@@ -192,7 +192,7 @@ export class TurnRepository {
             .set({ updatedAt: args.now })
             .where(eq(chatSessions.id, session.id))
             .run();
-        const seq = nextSeq(tx, session.id);
+        const seq = nextSeq(this.db, session.id);
         tx.insert(messages)
           .values({
             id: args.message.id,
@@ -223,11 +223,18 @@ export class TurnRepository {
   }
 }
 
-export function nextSeq(tx: Pick<Db, 'select'>, sessionId: string): number {
-  const row = tx
+/** The statement behind nextSeq, compiled once per connection: every message is numbered by it. */
+const lastSeqs = new WeakMap<Db, ReturnType<typeof lastSeqOf>>();
+const lastSeqOf = (db: Db) =>
+  db
     .select({ max: sql<number | null>`max(${messages.seq})` })
     .from(messages)
-    .where(eq(messages.sessionId, sessionId))
-    .get();
-  return (row?.max ?? 0) + 1;
+    .where(eq(messages.sessionId, sql.placeholder('sessionId')))
+    .prepare();
+
+/** The number the session's next message takes (run in the transaction that inserts it). */
+export function nextSeq(db: Db, sessionId: string): number {
+  let lastSeq = lastSeqs.get(db);
+  if (!lastSeq) lastSeqs.set(db, (lastSeq = lastSeqOf(db)));
+  return (lastSeq.get({ sessionId })?.max ?? 0) + 1;
 }

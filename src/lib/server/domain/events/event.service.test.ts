@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { EventRecord } from '$lib/contracts/assistant';
 import { testDomain } from '../testing';
 
 type Domain = ReturnType<typeof testDomain>;
@@ -42,8 +43,18 @@ describe('EventService (real SQLite)', () => {
       metadata: { source: 'ci' },
       source: 'webhook'
     });
+    const changed: EventRecord[] = [];
+    domain.bus.on('event.changed', (e) => changed.push(e));
     const turnId = domain.events.beat('main');
     expect(turnId).toBeTruthy();
+    // Those who follow events see them taken, whole, with their turn.
+    expect(changed).toEqual([
+      { ...a, state: 'processing', turnId },
+      { ...b, state: 'processing', turnId }
+    ]);
+    expect(
+      domain.database.sqlite.prepare('select input from turns where id = ?').get(turnId)
+    ).toEqual({ input: 'System events:\n- first\n- second (source: ci)' });
     const turn = await domain.turns.waitFor(turnId!, 5000);
     expect(turn.result).toBe('Noted 2 system events.');
     await settled(domain, a.eventId);

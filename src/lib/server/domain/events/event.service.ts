@@ -1,5 +1,10 @@
 import type { EventRecord } from '$lib/contracts/assistant';
-import type { EventRepository, EventRow } from '../../db/repositories/event.repository';
+import type {
+  EventRepository,
+  EventRow,
+  Taken,
+  TakenEvent
+} from '../../db/repositories/event.repository';
 import type { EventState } from '../../db/schema';
 import type { AgentService } from '../agents/agent.service';
 import type { DomainBus } from '../bus';
@@ -202,29 +207,28 @@ export class EventService {
   /** One transaction: the oldest queued events claimed for one new turn that carries them. */
   #claimSlice(agentName: string): { turnId: string; full: boolean } | null {
     const turnId = crypto.randomUUID();
-    let claimed: EventRow[];
+    let taken: Taken | null;
     // Whether events still wait after this slice (the bound cut it).
     let more = false;
     try {
       // One commit: a refused claim leaves the events queued, never claimed twice.
-      claimed = this.events.atomically(() => {
-        const rows = this.events.claim(agentName, turnId, EVENTS_PER_TURN, BYTES_PER_TURN);
-        more =
-          rows.length === EVENTS_PER_TURN || (rows.length > 0 && this.events.hasQueued(agentName));
+      taken = this.events.atomically(() => {
+        const claim = this.events.claim(agentName, turnId, EVENTS_PER_TURN, BYTES_PER_TURN);
+        if (!claim) return null;
+        more = claim.events.length === EVENTS_PER_TURN || this.events.hasQueued(agentName);
         // Last: what it tells listeners (the turn's message) should follow only work that held.
-        if (rows.length)
-          this.turns.enqueue({
-            turnId,
-            agentName,
-            sessionKey: 'main',
-            input: `System events:\n${rows.map(describeEvent).join('\n')}`,
-            source: 'heartbeat',
-            // System events are queued by webhooks: what they say is content, not a command.
-            trust: 'external',
-            delivery: 'none',
-            credential: 'heartbeat'
-          });
-        return rows;
+        this.turns.enqueue({
+          turnId,
+          agentName,
+          sessionKey: 'main',
+          input: `System events:\n${claim.events.map(describeEvent).join('\n')}`,
+          source: 'heartbeat',
+          // System events are queued by webhooks: what they say is content, not a command.
+          trust: 'external',
+          delivery: 'none',
+          credential: 'heartbeat'
+        });
+        return claim;
       });
       this.#beatRetry.succeeded();
     } catch (err) {
@@ -232,13 +236,14 @@ export class EventService {
       this.#beatRetry.schedule(agentName);
       return null;
     }
-    if (!claimed.length) {
+    if (!taken) {
       this.#backlog.delete(agentName);
       return null;
     }
     this.#ahead.set(agentName, (this.#ahead.get(agentName) ?? 0) + 1);
     if (this.bus.listens('event.changed'))
-      for (const e of claimed) this.bus.emit('event.changed', toRecord(e));
+      for (const e of this.events.claimed(agentName, taken, turnId))
+        this.bus.emit('event.changed', toRecord(e));
     return { turnId, full: more };
   }
 
@@ -305,9 +310,8 @@ export class EventService {
   }
 }
 
-function describeEvent(e: EventRow): string {
-  const source = e.metadata?.source;
-  return typeof source === 'string' ? `- ${e.text} (source: ${source})` : `- ${e.text}`;
+function describeEvent(e: TakenEvent): string {
+  return e.source === null ? `- ${e.text}` : `- ${e.text} (source: ${e.source})`;
 }
 
 export function toRecord(row: EventRow): EventRecord {

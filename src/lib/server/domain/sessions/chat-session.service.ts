@@ -120,7 +120,7 @@ export class ChatSessionService {
     actor: Actor | undefined,
     trigger: 'manual' | 'auto'
   ): Promise<CompactResult> {
-    const session = this.sessions.byId(sessionId);
+    const session = this.sessions.brief(sessionId);
     if (!session) throw notFound('Session');
     const { keepMessages } = this.settings(session.agentName);
     let summary = session.summary ?? '';

@@ -62,7 +62,7 @@ export class TurnRunner {
     try {
       const agent = this.agents.require(row.agentName);
       const provider = this.agents.provider(agent);
-      const session = this.sessions.byId(row.sessionId);
+      const session = this.sessions.brief(row.sessionId);
       const history: ProviderRequest['history'] = this.sessions
         .history(row.sessionId, HISTORY_LIMIT)
         .filter((m) => m.id !== row.messageId)
