@@ -59,6 +59,19 @@ describe('readJsonBody on a real connection', () => {
     expect(await exchange(pieces, 1, 30)).toEqual([{ body: { text: 'late' } }]);
   });
 
+  it('takes JSON by its content type whatever its case and parameters, nothing else', async () => {
+    const typed = (type: string) => post('{"t":1}').replace('application/json', type);
+    expect(
+      await exchange(
+        [typed('Application/JSON; charset=utf-8'), typed('application/merge-patch+json')],
+        2
+      )
+    ).toEqual([{ body: { t: 1 } }, { body: { t: 1 } }]);
+    expect(await exchange([typed('text/plain')], 1)).toEqual([
+      { error: 'Content-Type must be application/json' }
+    ]);
+  });
+
   it('reads a chunked body, and an empty one as a JSON error', async () => {
     const chunked =
       'POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n' +

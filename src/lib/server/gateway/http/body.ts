@@ -75,8 +75,10 @@ export function parseJsonBody(
 }
 
 function isJson(req: IncomingMessage): boolean {
-  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  return JSON_TYPE.test(type);
+  const header = req.headers['content-type'] ?? '';
+  // What nearly every client sends, without splitting and lower-casing it first.
+  if (header === 'application/json') return true;
+  return JSON_TYPE.test(header.split(';')[0]!.trim().toLowerCase());
 }
 
 const notJson = () => new BodyError(415, 'Content-Type must be application/json');
