@@ -109,10 +109,10 @@ function withCheapTransactions(db: Db, sqlite: Database.Database): void {
       }
     }
   }) as Parameters<Parameters<Db['transaction']>[0]>[0];
-  db.transaction = (<T>(
+  db.transaction = <T>(
     work: (view: typeof tx) => T,
     config?: { behavior?: 'deferred' | 'immediate' | 'exclusive' }
-  ): T => run[config?.behavior ?? 'deferred'](() => work(tx)) as T);
+  ): T => run[config?.behavior ?? 'deferred'](() => work(tx)) as T;
 }
 
 /** Compiled statements kept per SQL text (least recently used dropped past this). */
