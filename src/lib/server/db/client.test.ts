@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startCheckpointer, type CheckpointTrouble } from './checkpointer';
 import { TransactionRollbackError } from 'drizzle-orm';
-import { openDatabase, type OpenedDatabase } from './client';
+import { openDatabase, WORKER_AT_CHANGES, type OpenedDatabase } from './client';
 import { webhookMappings } from './schema';
 
 describe('openDatabase', () => {
@@ -60,18 +60,27 @@ describe('openDatabase', () => {
     return check();
   };
 
-  // The server's own connection would copy the log into the file only past 10,000 pages.
-  it('checkpoints on a worker: the log reaches the database file without the connection', async () => {
+  // A quiet connection checkpoints by itself; once it writes much, a worker copies the log
+  // into the file and the connection would do so only past 10,000 pages.
+  it('checkpoints in the connection while it writes little, on a worker once it writes much', async () => {
     const sqlite = open('checkpointed.db');
-    expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
+    const autocheckpoint = () => sqlite.pragma('wal_autocheckpoint', { simple: true });
+    expect(autocheckpoint()).toBe(1000);
     expect(sqlite.pragma('temp_store', { simple: true })).toBe(2); // MEMORY
+    sqlite.exec('create table blobs (b blob)');
+    const insert = sqlite.prepare('insert into blobs values (randomblob(?))');
+    const burst = (rows: number, bytes: number) =>
+      sqlite.transaction(() => {
+        for (let i = 0; i < rows; i++) insert.run(bytes);
+      })();
+    burst(WORKER_AT_CHANGES / 2, 10);
+    await new Promise((r) => setTimeout(r, 2_200));
+    expect(autocheckpoint()).toBe(1000);
+    burst(WORKER_AT_CHANGES, 10);
+    expect(await until(() => autocheckpoint() === 10_000)).toBe(true);
     const file = join(dir, 'checkpointed.db');
     const before = statSync(file).size;
-    sqlite.exec('create table blobs (b blob)');
-    const insert = sqlite.prepare('insert into blobs values (randomblob(4000))');
-    sqlite.transaction(() => {
-      for (let i = 0; i < 2000; i++) insert.run();
-    })();
+    burst(2000, 4000);
     // About 8 MB of pages, far below the connection's own threshold: only the worker moves them.
     expect(await until(() => statSync(file).size > before + 7_000_000)).toBe(true);
     const [log] = sqlite.pragma('wal_checkpoint(PASSIVE)') as {

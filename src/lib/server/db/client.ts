@@ -4,7 +4,7 @@ import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { FALLBACK_AUTOCHECKPOINT, startCheckpointer } from './checkpointer';
+import { FALLBACK_AUTOCHECKPOINT, startCheckpointer, type Checkpointer } from './checkpointer';
 import * as schema from './schema';
 import { BUSY_TIMEOUT_MS } from './storage-fault';
 
@@ -56,24 +56,53 @@ export function openDatabase(
   };
 }
 
+/** Rows the connection changes in a second from which its checkpoints move to the worker. */
+export const WORKER_AT_CHANGES = 1_000;
+/** How often the connection's write rate is looked at. */
+const WATCH_MS = 1_000;
+
 /**
- * Checkpoints leave this connection for a worker (db/checkpointer); if the worker's fail, this
- * connection checkpoints at SQLite's default size again until they work.
+ * Checkpoints leave this connection for a worker (db/checkpointer) once it writes much (at
+ * least WORKER_AT_CHANGES rows in a second): until then it checkpoints by itself at SQLite's
+ * default size, rarely on a quiet server, which then does without the worker's thread (about
+ * 16 MiB of RSS). If the worker's checkpoints fail, this connection checkpoints at the default
+ * size again until they work.
  */
-function checkpointOnWorker(sqlite: Database.Database, file: string, options: DatabaseOptions) {
+function checkpointOnWorker(
+  sqlite: Database.Database,
+  file: string,
+  options: DatabaseOptions
+): Checkpointer {
   const own = (pages: number) => {
     if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${pages}`);
   };
-  own(FALLBACK_AUTOCHECKPOINT);
-  return startCheckpointer(file, (problem) => {
-    if ('failed' in problem) {
-      own(1000);
-      options.onCheckpointTrouble?.(`checkpoints on the worker fail (${problem.failed})`);
-    } else {
+  const changes = sqlite.prepare('select total_changes()').pluck();
+  let seen = changes.get() as number;
+  let worker: Checkpointer | null = null;
+  const watch = setInterval(() => {
+    if (!sqlite.open) return;
+    const now = changes.get() as number;
+    if (now - seen >= WORKER_AT_CHANGES) {
+      clearInterval(watch);
       own(FALLBACK_AUTOCHECKPOINT);
-      options.onCheckpointTrouble?.('checkpoints on the worker work again');
+      worker = startCheckpointer(file, (problem) => {
+        if ('failed' in problem) {
+          own(1000);
+          options.onCheckpointTrouble?.(`checkpoints on the worker fail (${problem.failed})`);
+        } else {
+          own(FALLBACK_AUTOCHECKPOINT);
+          options.onCheckpointTrouble?.('checkpoints on the worker work again');
+        }
+      });
     }
-  });
+    seen = now;
+  }, WATCH_MS).unref();
+  return {
+    stop: () => {
+      clearInterval(watch);
+      worker?.stop();
+    }
+  };
 }
 
 /**
