@@ -31,7 +31,6 @@ import { RpcWebSocket } from './gateway/rpc/rpc.ws';
 import type { GatewayDeps } from './gateway/gateway.deps';
 import { gatewayRoutes } from './gateway/routes';
 import { FastRouter } from './http/fast-router';
-import { settleWhenQuiet } from './memory';
 import { createFront } from './http/front';
 import { createHostGuard, createOriginGuard } from './http/host-guard';
 import { Metrics } from './http/metrics';
@@ -255,7 +254,6 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     acceptsHost(req.headers.host) && acceptsOrigin(req.headers.origin, req.headers.host);
 
   let realtimeClose: (() => Promise<void>) | undefined;
-  let stopSettling = () => {};
   let rpcWs: RpcWebSocket | undefined;
 
   const app: BerthApp = {
@@ -281,13 +279,9 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     front,
     attach(server, { ownsUpgrades } = { ownsUpgrades: true }) {
       // Heartbeats start once the port is open: the rest of the start never shares the event
-      // loop with a backlog's slices. Then what starting grew is given back once it is quiet.
-      const started = () => {
-        events.start();
-        stopSettling = settleWhenQuiet();
-      };
-      if (server.listening) started();
-      else server.once('listening', started);
+      // loop with a backlog's slices.
+      if (server.listening) events.start();
+      else server.once('listening', () => events.start());
       const realtime = attachRealtime(server, {
         loginSessions,
         bus,
@@ -342,7 +336,6 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
       await realtimeClose?.();
     },
     shutdown() {
-      stopSettling();
       clearInterval(purge);
       clearInterval(purgeIdempotency);
       usage.stop();
