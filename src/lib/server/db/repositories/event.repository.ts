@@ -174,9 +174,7 @@ export class EventRepository {
 
   /** The events a claim for `turnId` took, whole (for those who follow events). */
   claimed(agentName: string, taken: Taken, turnId: string): EventRow[] {
-    return this.#all<RawEvent>('inSlice', agentName, taken.first, taken.last).map((r) =>
-      withSlice(r, { state: 'processing', turnId, at: null })
-    );
+    return this.#whole(agentName, taken, { state: 'processing', turnId, at: null });
   }
 
   /** Fails at most `limit` queued events of an agent (it was deleted), returning them. */
@@ -184,11 +182,19 @@ export class EventRepository {
     return this.atomically(() => {
       const to = { state: 'failed', turnId: null, at: now } as const;
       const taken = this.#slice(agentName, limit, Number.MAX_SAFE_INTEGER, to);
-      if (!taken) return [];
-      return this.#all<RawEvent>('inSlice', agentName, taken.first, taken.last).map((r) =>
-        withSlice(r, to)
-      );
+      return taken ? this.#whole(agentName, taken, to) : [];
     });
+  }
+
+  /** A slice's events, whole, with the slice's state, turn and time. */
+  #whole(
+    agent: string,
+    taken: Pick<Taken, 'first' | 'last'>,
+    to: { state: EventState; turnId: string | null; at: number | null }
+  ): EventRow[] {
+    return this.#all<RawEvent>('inSlice', agent, taken.first, taken.last).map((r) =>
+      withSlice(r, to)
+    );
   }
 
   #slice(

@@ -52,7 +52,6 @@ export class SessionRepository {
   }
 
   /** The whole session with its message count (which counts every message it holds). */
-
   byId(id: string): (ChatSessionRow & { messageCount: number }) | undefined {
     return this.db
       .select({ ...sessionColumns(), messageCount: messageCount() })
