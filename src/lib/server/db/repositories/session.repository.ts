@@ -18,7 +18,7 @@ import type { SessionFilter } from '$lib/contracts/sessions';
 import { containsText } from './like';
 import type { Db } from '../client';
 import { chatSessions, messages, sessionSummaries, turns, type InputTrust } from '../schema';
-import { nextSeq } from './turn.repository';
+import { insertMessage, touchSession, type NewMessage } from './message-writes';
 
 export type ChatSessionRow = typeof chatSessions.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -152,21 +152,10 @@ export class SessionRepository {
       .map(({ turnTrust, ...m }) => ({ ...m, trust: turnTrust ?? 'external' }));
   }
 
-  appendMessage(
-    sessionId: string,
-    row: Omit<typeof messages.$inferInsert, 'sessionId' | 'seq'>
-  ): MessageRow {
-    return this.db.transaction((tx) => {
-      const seq = nextSeq(this.db, sessionId);
-      tx.update(chatSessions)
-        .set({ updatedAt: row.createdAt })
-        .where(eq(chatSessions.id, sessionId))
-        .run();
-      return tx
-        .insert(messages)
-        .values({ ...row, sessionId, seq })
-        .returning()
-        .get();
+  appendMessage(sessionId: string, row: NewMessage): MessageRow {
+    return this.db.transaction(() => {
+      touchSession(this.db, sessionId, row.createdAt);
+      return insertMessage(this.db, sessionId, row);
     });
   }
 

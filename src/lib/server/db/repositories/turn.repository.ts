@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gte, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { chatSessions, messages, turns, type TurnState } from '../schema';
+import { chatSessions, turns, type TurnState } from '../schema';
+import { definedOnly, insertMessage, sessionIdByKey, touchSession } from './message-writes';
 
 export type TurnRow = typeof turns.$inferSelect;
 export type NewTurnRow = typeof turns.$inferInsert;
@@ -17,8 +18,12 @@ export interface TurnFilter {
 export class TurnRepository {
   /** Compiled once: every turn starts through it, a heartbeat backlog a hundred events each. */
   readonly #claimNext;
+  readonly #insert;
+  /** A turn's end, compiled once per set of columns it writes (a few code paths: a few). */
+  readonly #finishes = new Map<string, ReturnType<TurnRepository['compileFinish']>>();
 
   constructor(private readonly db: Db) {
+    this.#insert = insertEvery(db);
     this.#claimNext = db
       .update(turns)
       .set({
@@ -62,7 +67,22 @@ export class TurnRepository {
   }
 
   finish(id: string, patch: Pick<TurnRow, 'state'> & Partial<TurnRow>): TurnRow | undefined {
-    return this.db.update(turns).set(patch).where(eq(turns.id, id)).returning().get();
+    const set = definedOnly(patch);
+    const columns = Object.keys(set).sort().join(',');
+    let statement = this.#finishes.get(columns);
+    if (!statement) this.#finishes.set(columns, (statement = this.compileFinish(Object.keys(set))));
+    return statement.get({ ...set, turnId: id });
+  }
+
+  /** `update turns set <columns> where id = :turnId returning *`, from placeholders. */
+  private compileFinish(columns: string[]) {
+    const set = Object.fromEntries(columns.map((c) => [c, sql.placeholder(c)]));
+    return this.db
+      .update(turns)
+      .set(set as Partial<TurnRow>)
+      .where(eq(turns.id, sql.placeholder('turnId')))
+      .returning()
+      .prepare();
   }
 
   /** After a crash: turns left running are queued again, or failed after too many attempts. */
@@ -166,75 +186,73 @@ export class TurnRepository {
   }): { turn: TurnRow; sessionId: string; sessionCreated: boolean } {
     return this.db.transaction(
       (tx) => {
-        let session = tx
-          .select({ id: chatSessions.id })
-          .from(chatSessions)
-          .where(
-            and(eq(chatSessions.agentName, args.agentName), eq(chatSessions.key, args.sessionKey))
-          )
-          .get();
-        let sessionCreated = false;
-        if (!session) {
-          session = tx
-            .insert(chatSessions)
+        let sessionId = sessionIdByKey(this.db, args.agentName, args.sessionKey);
+        const sessionCreated = sessionId === undefined;
+        if (sessionId === undefined) {
+          sessionId = crypto.randomUUID();
+          tx.insert(chatSessions)
             .values({
-              id: crypto.randomUUID(),
+              id: sessionId,
               agentName: args.agentName,
               key: args.sessionKey,
               createdAt: args.now,
               updatedAt: args.now
             })
-            .returning({ id: chatSessions.id })
-            .get();
-          sessionCreated = true;
-        } else
-          tx.update(chatSessions)
-            .set({ updatedAt: args.now })
-            .where(eq(chatSessions.id, session.id))
             .run();
-        const seq = nextSeq(this.db, session.id);
-        tx.insert(messages)
-          .values({
-            id: args.message.id,
-            sessionId: session.id,
-            seq,
-            role: 'user',
-            content: args.message.content,
-            turnId: args.turn.id,
-            channel: args.message.channel,
-            userId: args.message.userId,
-            createdAt: args.now
-          })
-          .run();
-        const turn = tx
-          .insert(turns)
-          .values({
-            ...args.turn,
-            agentName: args.agentName,
-            sessionId: session.id,
-            messageId: args.message.id
-          })
-          .returning()
-          .get();
-        return { turn, sessionId: session.id, sessionCreated };
+        } else touchSession(this.db, sessionId, args.now);
+        insertMessage(this.db, sessionId, {
+          id: args.message.id,
+          role: 'user',
+          content: args.message.content,
+          turnId: args.turn.id,
+          channel: args.message.channel,
+          userId: args.message.userId,
+          createdAt: args.now
+        });
+        const turn: TurnRow = {
+          ...TURN_DEFAULTS,
+          ...definedOnly(args.turn),
+          agentName: args.agentName,
+          sessionId,
+          messageId: args.message.id
+        };
+        this.#insert.run({
+          ...turn,
+          context: turn.context === null ? null : JSON.stringify(turn.context)
+        });
+        return { turn, sessionId, sessionCreated };
       },
       { behavior: 'immediate' }
     );
   }
 }
 
-/** The statement behind nextSeq, compiled once per connection: every message is numbered by it. */
-const lastSeqs = new WeakMap<Db, ReturnType<typeof lastSeqOf>>();
-const lastSeqOf = (db: Db) =>
-  db
-    .select({ max: sql<number | null>`max(${messages.seq})` })
-    .from(messages)
-    .where(eq(messages.sessionId, sql.placeholder('sessionId')))
-    .prepare();
+/** What a new turn holds where its caller says nothing: the columns' own defaults. */
+const TURN_DEFAULTS = {
+  model: null,
+  channel: null,
+  userId: null,
+  context: null,
+  delivery: 'none',
+  credential: null,
+  trust: 'external',
+  messageId: null,
+  result: null,
+  error: null,
+  promptTokens: 0,
+  completionTokens: 0,
+  attempts: 0,
+  startedAt: null,
+  finishedAt: null
+} satisfies Omit<
+  TurnRow,
+  'id' | 'sessionId' | 'agentName' | 'state' | 'source' | 'input' | 'queuedAt'
+>;
 
-/** The number the session's next message takes (run in the transaction that inserts it). */
-export function nextSeq(db: Db, sessionId: string): number {
-  let lastSeq = lastSeqs.get(db);
-  if (!lastSeq) lastSeqs.set(db, (lastSeq = lastSeqOf(db)));
-  return (lastSeq.get({ sessionId })?.max ?? 0) + 1;
+/** An insert of every column from placeholders of the same names (JSON given as text). */
+function insertEvery(db: Db) {
+  const values = Object.fromEntries(
+    Object.keys(getTableColumns(turns)).map((key) => [key, sql`${sql.placeholder(key)}`])
+  ) as unknown as NewTurnRow;
+  return db.insert(turns).values(values).prepare();
 }
