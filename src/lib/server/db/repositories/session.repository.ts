@@ -18,7 +18,7 @@ import type { SessionFilter } from '$lib/contracts/sessions';
 import { containsText } from './like';
 import type { Db } from '../client';
 import { chatSessions, messages, sessionSummaries, turns, type InputTrust } from '../schema';
-import { insertMessage, touchSession, type NewMessage } from './message-writes';
+import { definedOnly, insertMessage, touchSession, type NewMessage } from './message-writes';
 
 export type ChatSessionRow = typeof chatSessions.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -28,8 +28,11 @@ export class SessionRepository {
   /** Compiled once: every turn reads its session's summary and history. */
   readonly #brief;
   readonly #history;
+  /** Compiled once: a busy session is measured after every turn and compacted every few. */
+  readonly #compaction;
 
   constructor(private readonly db: Db) {
+    this.#compaction = compactionStatements(db);
     this.#brief = db
       .select({
         agentName: chatSessions.agentName,
@@ -175,38 +178,15 @@ export class SessionRepository {
    * newest `keep` uncompacted ones: what one compaction chunk summarises.
    */
   compactable(sessionId: string, keep: number, limit: number): MessageRow[] {
-    const uncompacted = and(eq(messages.sessionId, sessionId), isNull(messages.compactedBy));
-    const cutoff = this.db
-      .select({ seq: messages.seq })
-      .from(messages)
-      .where(uncompacted)
-      .orderBy(desc(messages.seq))
-      .limit(1)
-      .offset(keep - 1)
-      .get()?.seq;
+    const cutoff = this.#compaction.cutoff.get({ sessionId, offset: keep - 1 })?.seq;
     if (cutoff === undefined) return [];
-    return this.db
-      .select()
-      .from(messages)
-      .where(and(uncompacted, lt(messages.seq, cutoff)))
-      .orderBy(asc(messages.seq))
-      .limit(limit)
-      .all();
+    return this.#compaction.before.all({ sessionId, cutoff, limit });
   }
 
   /** Characters of the uncompacted messages and the summary: the size estimate's base. */
   uncompactedChars(sessionId: string): number {
-    const row = this.db
-      .select({ n: sql<number>`coalesce(sum(length(${messages.content})), 0)` })
-      .from(messages)
-      .where(and(eq(messages.sessionId, sessionId), isNull(messages.compactedBy)))
-      .get();
-    const summary = this.db
-      .select({ n: sql<number>`coalesce(length(${chatSessions.summary}), 0)` })
-      .from(chatSessions)
-      .where(eq(chatSessions.id, sessionId))
-      .get();
-    return (row?.n ?? 0) + (summary?.n ?? 0);
+    const messageChars = this.#compaction.messageChars.get({ sessionId })?.n ?? 0;
+    return messageChars + (this.#compaction.summaryChars.get({ sessionId })?.n ?? 0);
   }
 
   /**
@@ -214,34 +194,24 @@ export class SessionRepository {
    * (kept, never deleted), and the session's running summary replaced by it.
    */
   recordSummary(row: typeof sessionSummaries.$inferInsert): SummaryRow | undefined {
-    return this.db.transaction((tx) => {
-      const session = tx
-        .select()
-        .from(chatSessions)
-        .where(eq(chatSessions.id, row.sessionId))
-        .get();
+    const c = this.#compaction;
+    return this.db.transaction(() => {
+      const session = c.session.get({ sessionId: row.sessionId });
       if (!session) return undefined;
-      const summary = tx.insert(sessionSummaries).values(row).returning().get();
-      const marked = tx
-        .update(messages)
-        .set({ compactedBy: row.id })
-        .where(
-          and(
-            eq(messages.sessionId, row.sessionId),
-            isNull(messages.compactedBy),
-            gte(messages.seq, row.fromSeq),
-            lte(messages.seq, row.toSeq)
-          )
-        )
-        .run().changes;
-      tx.update(chatSessions)
-        .set({
-          summary: row.summary,
-          compactedMessages: session.compactedMessages + marked,
-          updatedAt: row.createdAt
-        })
-        .where(eq(chatSessions.id, row.sessionId))
-        .run();
+      const summary: SummaryRow = { model: null, ...definedOnly(row) };
+      c.insertSummary.run(summary);
+      const marked = c.mark.run({
+        sessionId: row.sessionId,
+        summaryId: row.id,
+        fromSeq: row.fromSeq,
+        toSeq: row.toSeq
+      }).changes;
+      c.replaceSummary.run({
+        sessionId: row.sessionId,
+        summary: row.summary,
+        compacted: session.compactedMessages + marked,
+        at: row.createdAt
+      });
       return summary;
     });
   }
@@ -296,4 +266,71 @@ function messageCount() {
   const owner = sql`${messages}.${sql.identifier(messages.sessionId.name)}`;
   const session = sql`${chatSessions}.${sql.identifier(chatSessions.id.name)}`;
   return sql<number>`(select count(*) from ${messages} where ${owner} = ${session})`;
+}
+
+/** The statements of compaction and of the size check after each turn. */
+function compactionStatements(db: Db) {
+  const p = sql.placeholder;
+  const uncompacted = and(eq(messages.sessionId, p('sessionId')), isNull(messages.compactedBy));
+  return {
+    cutoff: db
+      .select({ seq: messages.seq })
+      .from(messages)
+      .where(uncompacted)
+      .orderBy(desc(messages.seq))
+      .limit(1)
+      .offset(p('offset'))
+      .prepare(),
+    before: db
+      .select()
+      .from(messages)
+      .where(and(uncompacted, lt(messages.seq, p('cutoff'))))
+      .orderBy(asc(messages.seq))
+      .limit(p('limit'))
+      .prepare(),
+    messageChars: db
+      .select({ n: sql<number>`coalesce(sum(length(${messages.content})), 0)` })
+      .from(messages)
+      .where(uncompacted)
+      .prepare(),
+    summaryChars: db
+      .select({ n: sql<number>`coalesce(length(${chatSessions.summary}), 0)` })
+      .from(chatSessions)
+      .where(eq(chatSessions.id, p('sessionId')))
+      .prepare(),
+    session: db
+      .select({ compactedMessages: chatSessions.compactedMessages })
+      .from(chatSessions)
+      .where(eq(chatSessions.id, p('sessionId')))
+      .prepare(),
+    insertSummary: db
+      .insert(sessionSummaries)
+      .values(
+        Object.fromEntries(
+          Object.keys(getTableColumns(sessionSummaries)).map((key) => [key, sql`${p(key)}`])
+        ) as unknown as typeof sessionSummaries.$inferInsert
+      )
+      .prepare(),
+    mark: db
+      .update(messages)
+      .set({ compactedBy: sql`${p('summaryId')}` })
+      .where(
+        and(
+          eq(messages.sessionId, p('sessionId')),
+          isNull(messages.compactedBy),
+          gte(messages.seq, p('fromSeq')),
+          lte(messages.seq, p('toSeq'))
+        )
+      )
+      .prepare(),
+    replaceSummary: db
+      .update(chatSessions)
+      .set({
+        summary: sql`${p('summary')}`,
+        compactedMessages: sql`${p('compacted')}`,
+        updatedAt: sql`${p('at')}`
+      })
+      .where(eq(chatSessions.id, p('sessionId')))
+      .prepare()
+  };
 }
