@@ -37,7 +37,9 @@ const insertEvent = (
     )
     .run(id, state, `text of ${id}`, turnId, Date.now());
 
-const ids = (taken: Taken | null) => taken?.events.map((e) => e.id) ?? [];
+// Each event's line is `- text of <id>` (with its source, when it has one).
+const ids = (taken: Taken | null) =>
+  taken?.lines.split('\n').map((line) => /^- text of (\S+)/.exec(line)?.[1]) ?? [];
 
 describe('EventRepository slices', () => {
   it('takes a slice a lost turn left first, in pieces within the bounds, then newer events', () => {
@@ -85,6 +87,10 @@ describe('EventRepository slices', () => {
     for (const id of ['a', 'b', 'c']) insertEvent(db, id); // "text of a": 9 bytes each
     expect(ids(repo.claim('main', 't1', 10, 18))).toEqual(['a', 'b']);
     expect(ids(repo.claim('main', 't2', 10, 1))).toEqual(['c']);
+    // UTF-8 bytes, not characters: "text of é" is 10 bytes.
+    for (const id of ['é', 'ü', 'x']) insertEvent(db, id);
+    expect(ids(repo.claim('main', 't3', 10, 19))).toEqual(['é']);
+    expect(ids(repo.claim('main', 't4', 10, 20))).toEqual(['ü', 'x']);
   });
 
   it("gives each taken event's text and its metadata's source only when that is a string", () => {
@@ -102,11 +108,12 @@ describe('EventRepository slices', () => {
     put('number', '{"source":7}');
     put('none', null);
     const taken = repo.claim('main', 't1', 10, 32_000)!;
-    expect(taken.events.map(({ id, text, source }) => ({ id, text, source }))).toEqual([
-      { id: 'named', text: 'text of named', source: 'github' },
-      { id: 'object', text: 'text of object', source: null },
-      { id: 'number', text: 'text of number', source: null },
-      { id: 'none', text: 'text of none', source: null }
+    expect(taken.count).toBe(4);
+    expect(taken.lines.split('\n')).toEqual([
+      '- text of named (source: github)',
+      '- text of object',
+      '- text of number',
+      '- text of none'
     ]);
     expect(repo.claimed('main', taken, 't1').map((e) => e.metadata)).toEqual([
       { source: 'github', n: 1 },

@@ -37,20 +37,16 @@ export interface EventFilter {
   until?: number;
 }
 
-/** An event as a heartbeat takes it: what the turn's input says of it. */
-export interface TakenEvent {
-  rid: number;
-  id: string;
-  text: string;
-  /** Its metadata's `source`, when that is a string. */
-  source: string | null;
-}
-
-/** What one claim took: its events, and where they are (their rowids, first and last). */
+/**
+ * What one claim took: how many events, where they are (their rowids, first and last), and
+ * (for a turn) their lines: one per event, oldest first, `- <text>`, followed by
+ * ` (source: <source>)` when the event's metadata has a string `source`.
+ */
 export interface Taken {
-  events: TakenEvent[];
+  count: number;
   first: number;
   last: number;
+  lines: string;
 }
 
 interface Slice {
@@ -63,21 +59,31 @@ interface Slice {
 
 /** The statements, compiled once per connection. */
 function statements(sqlite: Db['$client']) {
-  // The agent's queued events after a rowid (up to another), oldest first; the caller stops
-  // reading at its bounds.
-  // Only what a turn's input needs: a row with its metadata parsed cost half as much again.
-  const next = `select rowid rid, id, text,
-      case json_type(metadata, '$.source') when 'text' then metadata ->> '$.source' end source
+  // The agent's oldest queued events after a rowid (up to another): at most @limit, cut where
+  // their texts pass @bytes (UTF-8; the first goes however long). octet_length reads a text's
+  // size, not the text: a slice of long texts reads no more of them than it takes.
+  const cut = `with head as (
+      select rowid rid, octet_length(text) size from system_events
+      where agent_name = @agent and rowid > @after and rowid <= @upto and state = 'queued'
+      order by rowid limit @limit),
+    running as (select rid, sum(size) over (order by rid) total, row_number() over (order by rid) n
+      from head)
+    select count(*) count, min(rid) first, max(rid) last from running
+    where n = 1 or total <= @bytes`;
+  // A claim's lines, built by SQLite: a row object per event cost three times as much.
+  const lines = `select group_concat('- ' || text || coalesce(' (source: ' ||
+      case json_type(metadata, '$.source') when 'text' then metadata ->> '$.source' end || ')', ''),
+      char(10) order by rowid) lines
     from system_events
-    where agent_name = @agent and rowid > @after and rowid <= @upto and state = 'queued'
-    order by rowid limit @limit`;
+    where agent_name = ? and rowid between ? and ? and state = 'queued'`;
   return {
     insert: sqlite.prepare(
       `insert into system_events (id, agent_name, state, text, metadata, source, created_at)
        values (?, ?, 'queued', ?, ?, ?, ?)`
     ),
     byId: sqlite.prepare(`select * from system_event_states where id = ?`),
-    next: sqlite.prepare(next),
+    cut: sqlite.prepare(cut),
+    lines: sqlite.prepare(lines).pluck(),
     // The newest slice: the agent's queue goes on after its last event.
     newest: sqlite.prepare(
       `select last_rowid from event_slices where agent_name = ?
@@ -169,7 +175,10 @@ export class EventRepository {
    * transaction that enqueues the turn. Null when nothing waits.
    */
   claim(agentName: string, turnId: string, limit: number, bytes: number): Taken | null {
-    return this.#slice(agentName, limit, bytes, { state: 'processing', turnId, at: null });
+    const slice = this.#slice(agentName, limit, bytes, { state: 'processing', turnId, at: null });
+    if (!slice) return null;
+    const lines = this.#s.lines.get(agentName, slice.first, slice.last) as string | null;
+    return { ...slice, lines: lines ?? '' };
   }
 
   /** The events a claim for `turnId` took, whole (for those who follow events). */
@@ -202,39 +211,34 @@ export class EventRepository {
     limit: number,
     bytes: number,
     to: { state: EventState; turnId: string | null; at: number | null }
-  ): Taken | null {
+  ): Omit<Taken, 'lines'> | null {
     // A slice a lost turn left goes first, in pieces within the bounds; then what follows the
     // newest slice.
     const requeued = this.#get<Slice>('requeued', agent);
-    const events: TakenEvent[] = [];
-    let size = 0;
-    // Row by row, so a slice of long texts reads no more of them than it takes.
-    for (const row of this.#s.next.iterate({
-      agent,
-      after: requeued ? requeued.first_rowid - 1 : this.#after(agent),
-      upto: requeued ? requeued.last_rowid : Number.MAX_SAFE_INTEGER,
-      limit
-    }) as Iterable<TakenEvent>) {
-      size += Buffer.byteLength(row.text);
-      if (events.length && size > bytes) break;
-      events.push(row);
-    }
-    const first = events[0]?.rid;
-    const last = events.at(-1)?.rid;
-    if (first === undefined || last === undefined) {
+    const { count, first, last } = this.#get<{ count: number; first: number; last: number }>(
+      'cut',
+      {
+        agent,
+        after: requeued ? requeued.first_rowid - 1 : this.#after(agent),
+        upto: requeued ? requeued.last_rowid : Number.MAX_SAFE_INTEGER,
+        limit,
+        bytes
+      }
+    )!;
+    if (count === 0) {
       if (!requeued) return null;
       // Nothing of it is left queued: it is spent, and the queue goes on after it.
       this.#s.retake.run({ state: 'done', turnId: null, at: null, id: requeued.id });
       return this.#slice(agent, limit, bytes, to);
     }
-    if (requeued && events.length >= requeued.count) {
+    if (requeued && count >= requeued.count) {
       this.#s.retake.run({ ...to, id: requeued.id });
       // The whole slice: its bounds, which may hold events that are no longer queued.
-      return { events, first: requeued.first_rowid, last: requeued.last_rowid };
+      return { count, first: requeued.first_rowid, last: requeued.last_rowid };
     }
-    if (requeued) this.#s.shrink.run({ id: requeued.id, first: last + 1, taken: events.length });
-    this.#s.addSlice.run({ agent, first, last, count: events.length, ...to });
-    return { events, first, last };
+    if (requeued) this.#s.shrink.run({ id: requeued.id, first: last + 1, taken: count });
+    this.#s.addSlice.run({ agent, first, last, count, ...to });
+    return { count, first, last };
   }
 
   /** The rowid after which the agent's events are in no slice. */

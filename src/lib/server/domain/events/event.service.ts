@@ -1,10 +1,5 @@
 import type { EventRecord } from '$lib/contracts/assistant';
-import type {
-  EventRepository,
-  EventRow,
-  Taken,
-  TakenEvent
-} from '../../db/repositories/event.repository';
+import type { EventRepository, EventRow, Taken } from '../../db/repositories/event.repository';
 import type { EventState } from '../../db/schema';
 import type { AgentService } from '../agents/agent.service';
 import type { DomainBus } from '../bus';
@@ -215,13 +210,13 @@ export class EventService {
       taken = this.events.atomically(() => {
         const claim = this.events.claim(agentName, turnId, EVENTS_PER_TURN, BYTES_PER_TURN);
         if (!claim) return null;
-        more = claim.events.length === EVENTS_PER_TURN || this.events.hasQueued(agentName);
+        more = claim.count === EVENTS_PER_TURN || this.events.hasQueued(agentName);
         // Last: what it tells listeners (the turn's message) should follow only work that held.
         this.turns.enqueue({
           turnId,
           agentName,
           sessionKey: 'main',
-          input: `System events:\n${claim.events.map(describeEvent).join('\n')}`,
+          input: `System events:\n${claim.lines}`,
           source: 'heartbeat',
           // System events are queued by webhooks: what they say is content, not a command.
           trust: 'external',
@@ -308,10 +303,6 @@ export class EventService {
     if (rows.length && this.events.hasQueued(agentName))
       this.#soon(agentName, 0, () => this.#failQueued(agentName));
   }
-}
-
-function describeEvent(e: TakenEvent): string {
-  return e.source === null ? `- ${e.text}` : `- ${e.text} (source: ${e.source})`;
 }
 
 export function toRecord(row: EventRow): EventRecord {
