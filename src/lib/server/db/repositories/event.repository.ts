@@ -59,17 +59,12 @@ interface Slice {
 
 /** The statements, compiled once per connection. */
 function statements(sqlite: Db['$client']) {
-  // The agent's oldest queued events after a rowid (up to another): at most @limit, cut where
-  // their texts pass @bytes (UTF-8; the first goes however long). octet_length reads a text's
-  // size, not the text: a slice of long texts reads no more of them than it takes.
-  const cut = `with head as (
-      select rowid rid, octet_length(text) size from system_events
-      where agent_name = @agent and rowid > @after and rowid <= @upto and state = 'queued'
-      order by rowid limit @limit),
-    running as (select rid, sum(size) over (order by rid) total, row_number() over (order by rid) n
-      from head)
-    select count(*) count, min(rid) first, max(rid) last from running
-    where n = 1 or total <= @bytes`;
+  // The rowids and sizes (UTF-8) of an agent's oldest queued events after a rowid (up to
+  // another), at most @limit. octet_length reads a text's size, not the text: a slice of long
+  // texts reads no more of them than it takes.
+  const head = `select rowid, octet_length(text) from system_events
+    where agent_name = @agent and rowid > @after and rowid <= @upto and state = 'queued'
+    order by rowid limit @limit`;
   // A claim's lines, built by SQLite: a row object per event cost three times as much.
   const lines = `select group_concat('- ' || text || coalesce(' (source: ' ||
       case json_type(metadata, '$.source') when 'text' then metadata ->> '$.source' end || ')', ''),
@@ -82,7 +77,7 @@ function statements(sqlite: Db['$client']) {
        values (?, ?, 'queued', ?, ?, ?, ?)`
     ),
     byId: sqlite.prepare(`select * from system_event_states where id = ?`),
-    cut: sqlite.prepare(cut),
+    head: sqlite.prepare(head).raw(),
     lines: sqlite.prepare(lines).pluck(),
     // The newest slice: the agent's queue goes on after its last event.
     newest: sqlite.prepare(
@@ -215,16 +210,22 @@ export class EventRepository {
     // A slice a lost turn left goes first, in pieces within the bounds; then what follows the
     // newest slice.
     const requeued = this.#get<Slice>('requeued', agent);
-    const { count, first, last } = this.#get<{ count: number; first: number; last: number }>(
-      'cut',
-      {
-        agent,
-        after: requeued ? requeued.first_rowid - 1 : this.#after(agent),
-        upto: requeued ? requeued.last_rowid : Number.MAX_SAFE_INTEGER,
-        limit,
-        bytes
-      }
-    )!;
+    const head = this.#all<[rowid: number, size: number]>('head', {
+      agent,
+      after: requeued ? requeued.first_rowid - 1 : this.#after(agent),
+      upto: requeued ? requeued.last_rowid : Number.MAX_SAFE_INTEGER,
+      limit
+    });
+    // Cut where the texts pass `bytes`; the first goes however long.
+    let count = 0;
+    let size = 0;
+    for (const [, bytesOf] of head) {
+      size += bytesOf;
+      if (count && size > bytes) break;
+      count++;
+    }
+    const first = head[0]?.[0] ?? 0;
+    const last = head[count - 1]?.[0] ?? 0;
     if (count === 0) {
       if (!requeued) return null;
       // Nothing of it is left queued: it is spent, and the queue goes on after it.
