@@ -160,3 +160,49 @@ describe('EventRepository slices', () => {
     expect(repo.byId('done-old')).toMatchObject({ state: 'done', turnId: 'tc' });
   });
 });
+
+describe('EventRepository.insertingTogether', () => {
+  const queue = (repo: EventRepository, id: string) =>
+    repo.insertQueued({
+      id,
+      agentName: 'main',
+      text: `text of ${id}`,
+      metadata: { source: 'test' },
+      source: 'webhook',
+      createdAt: 1
+    });
+
+  it('writes what the work queued as it ends, in order, whole statements and the rest', () => {
+    const db = open(join(tempDir(), 'berth.db'));
+    const repo = new EventRepository(db.db);
+    const names = Array.from({ length: 70 }, (_, i) => `e${String(i).padStart(2, '0')}`);
+    const seenInside = repo.atomically(() =>
+      repo.insertingTogether(() => {
+        for (const id of names) queue(repo, id);
+        return repo.byId('e00');
+      })
+    );
+    expect(seenInside).toBeUndefined(); // held until the work ends
+    expect(repo.byId('e69')).toMatchObject({ state: 'queued', metadata: { source: 'test' } });
+    expect(ids(repo.claim('main', 't1', 100, 32_000))).toEqual(names);
+    queue(repo, 'alone'); // outside: written at once
+    expect(repo.byId('alone')).toBeDefined();
+  });
+
+  it('fails the work when the write fails, and its transaction keeps none of it', () => {
+    const db = open(join(tempDir(), 'berth.db'));
+    const repo = new EventRepository(db.db);
+    queue(repo, 'taken');
+    expect(() =>
+      repo.atomically(() =>
+        repo.insertingTogether(() => {
+          queue(repo, 'fresh');
+          queue(repo, 'taken'); // a duplicate id: the write at the end fails
+        })
+      )
+    ).toThrow(/UNIQUE/);
+    expect(repo.byId('fresh')).toBeUndefined();
+    queue(repo, 'after'); // holding ended with the failure
+    expect(repo.byId('after')).toBeDefined();
+  });
+});

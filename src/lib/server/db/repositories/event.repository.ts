@@ -57,6 +57,13 @@ interface Slice {
   count: number;
 }
 
+/** Events written by one statement when inserts are held together: about 1.3 µs less a row. */
+const ROWS_PER_INSERT = 32;
+
+const insertRows = (rows: number) =>
+  `insert into system_events (id, agent_name, state, text, metadata, source, created_at)
+   values ${Array.from({ length: rows }, () => `(?, ?, 'queued', ?, ?, ?, ?)`).join(', ')}`;
+
 /** The statements, compiled once per connection. */
 function statements(sqlite: Db['$client']) {
   // The rowids and sizes (UTF-8) of an agent's oldest queued events after a rowid (up to
@@ -72,10 +79,8 @@ function statements(sqlite: Db['$client']) {
     from system_events
     where agent_name = ? and rowid between ? and ? and state = 'queued'`;
   return {
-    insert: sqlite.prepare(
-      `insert into system_events (id, agent_name, state, text, metadata, source, created_at)
-       values (?, ?, 'queued', ?, ?, ?, ?)`
-    ),
+    insert: sqlite.prepare(insertRows(1)),
+    insertMany: sqlite.prepare(insertRows(ROWS_PER_INSERT)),
     byId: sqlite.prepare(`select * from system_event_states where id = ?`),
     head: sqlite.prepare(head).raw(),
     lines: sqlite.prepare(lines).pluck(),
@@ -132,6 +137,8 @@ type Statements = ReturnType<typeof statements>;
  */
 export class EventRepository {
   readonly #s: Statements;
+  /** The values of events queued inside `insertingTogether`, not yet written. */
+  #held: unknown[][] | null = null;
 
   constructor(private readonly db: Db) {
     this.#s = statements(db.$client);
@@ -145,17 +152,42 @@ export class EventRepository {
     return this.#s[name].all(...args) as T[];
   }
 
-  /** A new event, queued; returns it as stored. */
+  /**
+   * A new event, queued; returns it as stored. Inside `insertingTogether` it is written at the
+   * end of that work, with the others.
+   */
   insertQueued(row: Omit<EventRow, 'state' | 'turnId' | 'processedAt'>): EventRow {
-    this.#s.insert.run(
+    const values = [
       row.id,
       row.agentName,
       row.text,
       row.metadata == null ? null : JSON.stringify(row.metadata),
       row.source,
       row.createdAt
-    );
+    ];
+    if (this.#held) this.#held.push(values);
+    else this.#s.insert.run(values);
     return { ...row, state: 'queued', turnId: null, processedAt: null };
+  }
+
+  /**
+   * Runs `work` (inside a transaction: the webhooks' group commit) with the events it queues
+   * written together as it ends, 32 to a statement; a failed write fails the work, so the
+   * transaction rolls back whole. Nothing in it may read the events it queued.
+   */
+  insertingTogether<T>(work: () => T): T {
+    if (this.#held) return work();
+    const held: unknown[][] = (this.#held = []);
+    try {
+      const value = work();
+      let i = 0;
+      for (; i + ROWS_PER_INSERT <= held.length; i += ROWS_PER_INSERT)
+        this.#s.insertMany.run(held.slice(i, i + ROWS_PER_INSERT).flat());
+      for (; i < held.length; i++) this.#s.insert.run(held[i]);
+      return value;
+    } finally {
+      this.#held = null;
+    }
   }
 
   byId(id: string): EventRow | undefined {

@@ -115,6 +115,11 @@ export class EventService {
     return record;
   }
 
+  /** Runs `work` (in a transaction) with the events it queues written together at its end. */
+  together<T>(work: () => T): T {
+    return this.events.insertingTogether(work);
+  }
+
   /** At start: events a crash left `processing` follow their turn (EventRepository). */
   recover(): { done: number; requeued: number } {
     return this.events.recoverProcessing(Date.now());

@@ -28,7 +28,10 @@ function stateFor(deps: GatewayDeps): HookState {
   if (!state) {
     state = {
       limiter: new RateLimiter(),
-      commits: new GroupCommit((work) => deps.idempotency.atomically(work))
+      // One transaction a batch, its events written together as it ends.
+      commits: new GroupCommit((work) =>
+        deps.idempotency.atomically(() => deps.events.together(work))
+      )
     };
     states.set(deps, state);
   }
