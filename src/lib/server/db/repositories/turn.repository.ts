@@ -19,7 +19,7 @@ export class TurnRepository {
   /** Compiled once: every turn starts through it, a heartbeat backlog a hundred events each. */
   readonly #claimNext;
   readonly #insert;
-  /** A turn's end, compiled once per set of columns it writes (a few code paths: a few). */
+  /** A turn's end, compiled once per set of columns it writes (one set per way a turn ends). */
   readonly #finishes = new Map<string, ReturnType<TurnRepository['compileFinish']>>();
 
   constructor(private readonly db: Db) {
