@@ -92,3 +92,32 @@ describe('TurnRepository writes', () => {
     expect(turns.finish('missing', { state: 'failed' })).toBeUndefined();
   });
 });
+
+// A long session's compacted messages are never stepped over: each turn's history, the size
+// check and compaction find the uncompacted ones through a partial index.
+describe('messages of a session, uncompacted', () => {
+  it('are read through their own index', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'berth-messages-index-'));
+    const opened = openDatabase(join(dir, 'berth.db'), resolve('drizzle'));
+    try {
+      const plan = (sql: string) =>
+        (opened.sqlite.prepare(`explain query plan ${sql}`).all() as { detail: string }[])
+          .map((r) => r.detail)
+          .join(' | ');
+      const uncompacted = `session_id = 's' and compacted_by is null`;
+      expect(
+        plan(`select * from messages where ${uncompacted} order by seq desc limit 40`)
+      ).toContain('messages_session_uncompacted');
+      expect(plan(`select sum(length(content)) from messages where ${uncompacted}`)).toContain(
+        'messages_session_uncompacted'
+      );
+      // A transcript page reads every message, compacted or not.
+      expect(
+        plan(`select * from messages where session_id = 's' order by seq desc limit 50`)
+      ).toContain('messages_session_seq');
+    } finally {
+      opened.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -54,6 +54,11 @@ export const messages = sqliteTable(
   },
   (t) => [
     index('messages_session_seq').on(t.sessionId, t.seq),
+    // A turn's history and compaction read only the uncompacted messages: without this they
+    // stepped over every compacted one of the session, on every turn.
+    index('messages_session_uncompacted')
+      .on(t.sessionId, t.seq)
+      .where(sql`${t.compactedBy} is null`),
     index('messages_created').on(t.createdAt)
   ]
 );

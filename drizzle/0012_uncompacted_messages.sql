@@ -1,0 +1,1 @@
+CREATE INDEX `messages_session_uncompacted` ON `messages` (`session_id`,`seq`) WHERE "messages"."compacted_by" is null;
