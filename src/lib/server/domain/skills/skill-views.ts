@@ -7,14 +7,14 @@ import type { ActiveDefinition } from './skill-definitions';
 
 /** How skills and their runs look to callers: registry entries, console views, run records. */
 
+/** A builtin's params as JSON Schema, made once: every turn lists the skills it offers. */
+const builtinSchemas = new WeakMap<BuiltinSkill, SkillInfo['paramsSchema']>();
+
 export function builtinInfo(s: BuiltinSkill): SkillInfo {
-  return {
-    id: s.id,
-    name: s.name,
-    description: s.description,
-    kind: 'builtin',
-    paramsSchema: z.toJSONSchema(s.params, { io: 'input' })
-  };
+  let paramsSchema = builtinSchemas.get(s);
+  if (!paramsSchema)
+    builtinSchemas.set(s, (paramsSchema = z.toJSONSchema(s.params, { io: 'input' })));
+  return { id: s.id, name: s.name, description: s.description, kind: 'builtin', paramsSchema };
 }
 
 export function definedInfo(d: SkillDefinition): SkillInfo {
