@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { IncomingMessage } from 'node:http';
 
 export class BodyError extends Error {
@@ -119,21 +120,46 @@ function stream(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 /**
- * Lets a refused request's body drain (keep-alive needs it), but not an endless one. Past the
- * limit the socket is destroyed in the check phase, after the answer already queued for it
- * (http/flush.ts queues in the same order) has been written.
+ * Lets a refused request's body drain (keep-alive needs it), but not an endless one. A
+ * connection that is closed after the answer (`Connection: close`, or a body past the limit)
+ * lingers, as nginx's `lingering_close` does: the answer goes out, the connection is
+ * half-closed, and what the client still sends is read and dropped, for at most LINGER_MS and
+ * LINGER_BYTES past the limit, before it is closed. Closed at once with the client's bytes still
+ * unread, the connection is reset, and a client busy writing its body fails on its next write
+ * and may never read the 413 that had already arrived.
  */
 export function discardBody(req: IncomingMessage, limit: number): void {
+  const socket = req.socket;
+  // Node closes a `Connection: close` answer's socket as soon as the answer is written.
+  socket.destroySoon = function lingeringClose(this: Socket) {
+    if (this.writable) this.end();
+    closeLater(this);
+  };
   let seen = 0;
   const onData = (chunk: Buffer) => {
     seen += chunk.length;
     if (seen <= limit) return;
-    req.off('data', onData);
-    req.pause();
-    setImmediate(() => req.socket.destroy());
+    closeLater(socket);
+    if (seen > limit + LINGER_BYTES) {
+      req.off('data', onData);
+      socket.destroy();
+    }
   };
   req.on('data', onData);
   req.resume();
+}
+
+/** How long a closing connection goes on reading (and dropping) what the client sends. */
+const LINGER_MS = 2_000;
+/** ...and how many bytes past the limit it reads meanwhile before it is closed at once. */
+const LINGER_BYTES = 64 * 1024 * 1024;
+const closing = new WeakSet<Socket>();
+
+function closeLater(socket: Socket): void {
+  if (closing.has(socket)) return;
+  closing.add(socket);
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  socket.once('close', () => clearTimeout(timer));
 }
 
 export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
