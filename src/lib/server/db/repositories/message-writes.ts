@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { chatSessions, messages } from '../schema';
+import { everyColumn } from './placeholders';
 
 export type MessageRow = typeof messages.$inferSelect;
 export type NewMessage = Omit<typeof messages.$inferInsert, 'sessionId' | 'seq'>;
@@ -29,22 +30,7 @@ function compile(db: Db) {
       .from(messages)
       .where(eq(messages.sessionId, p('sessionId')))
       .prepare(),
-    insert: db
-      .insert(messages)
-      .values({
-        id: sql`${p('id')}`,
-        sessionId: sql`${p('sessionId')}`,
-        seq: sql`${p('seq')}`,
-        role: sql`${p('role')}`,
-        content: sql`${p('content')}`,
-        turnId: sql`${p('turnId')}`,
-        channel: sql`${p('channel')}`,
-        userId: sql`${p('userId')}`,
-        tokens: sql`${p('tokens')}`,
-        compactedBy: sql`${p('compactedBy')}`,
-        createdAt: sql`${p('createdAt')}`
-      })
-      .prepare()
+    insert: db.insert(messages).values(everyColumn(messages)).prepare()
   };
 }
 

@@ -19,6 +19,7 @@ import { containsText } from './like';
 import type { Db } from '../client';
 import { chatSessions, messages, sessionSummaries, turns, type InputTrust } from '../schema';
 import { definedOnly, insertMessage, touchSession, type NewMessage } from './message-writes';
+import { everyColumn } from './placeholders';
 
 export type ChatSessionRow = typeof chatSessions.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -303,14 +304,7 @@ function compactionStatements(db: Db) {
       .from(chatSessions)
       .where(eq(chatSessions.id, p('sessionId')))
       .prepare(),
-    insertSummary: db
-      .insert(sessionSummaries)
-      .values(
-        Object.fromEntries(
-          Object.keys(getTableColumns(sessionSummaries)).map((key) => [key, sql`${p(key)}`])
-        ) as unknown as typeof sessionSummaries.$inferInsert
-      )
-      .prepare(),
+    insertSummary: db.insert(sessionSummaries).values(everyColumn(sessionSummaries)).prepare(),
     mark: db
       .update(messages)
       .set({ compactedBy: sql`${p('summaryId')}` })

@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, getTableColumns, gte, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { chatSessions, turns, type TurnState } from '../schema';
 import { definedOnly, insertMessage, sessionIdByKey, touchSession } from './message-writes';
+import { everyColumn } from './placeholders';
 
 export type TurnRow = typeof turns.$inferSelect;
 export type NewTurnRow = typeof turns.$inferInsert;
@@ -23,7 +24,7 @@ export class TurnRepository {
   readonly #finishes = new Map<string, ReturnType<TurnRepository['compileFinish']>>();
 
   constructor(private readonly db: Db) {
-    this.#insert = insertEvery(db);
+    this.#insert = db.insert(turns).values(everyColumn(turns)).prepare();
     this.#claimNext = db
       .update(turns)
       .set({
@@ -248,11 +249,3 @@ const TURN_DEFAULTS = {
   TurnRow,
   'id' | 'sessionId' | 'agentName' | 'state' | 'source' | 'input' | 'queuedAt'
 >;
-
-/** An insert of every column from placeholders of the same names (JSON given as text). */
-function insertEvery(db: Db) {
-  const values = Object.fromEntries(
-    Object.keys(getTableColumns(turns)).map((key) => [key, sql`${sql.placeholder(key)}`])
-  ) as unknown as NewTurnRow;
-  return db.insert(turns).values(values).prepare();
-}
