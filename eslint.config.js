@@ -61,7 +61,7 @@ export default ts.config(
     languageOptions: {
       globals: { ...globals.browser, ...globals.node },
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js'] },
+        projectService: { allowDefaultProject: ['eslint.config.js', 'svelte.config.js'] },
         tsconfigRootDir: import.meta.dirname,
         extraFileExtensions: ['.svelte']
       }

@@ -43,7 +43,7 @@ export default defineConfig({
     { name: 'components', testMatch: ['log-viewer.e2e.ts', 'buildfile-editor.e2e.ts'] }
   ],
   webServer: {
-    command: ['node', ...serverNodeFlags, 'server.ts'].join(' '),
+    command: ['node', ...serverNodeFlags, 'server.js'].join(' '),
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
     timeout: 30_000,

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { sveltekit } from '@sveltejs/kit/vite';
 import { defineConfig } from 'vitest/config';
 import { berthDevServer } from './src/lib/server/dev-plugin.ts';
@@ -6,7 +7,11 @@ export default defineConfig({
   plugins: [sveltekit(), berthDevServer()],
   // Bundled rather than loaded from node_modules: their deep `export *` chains cost ~150 MB of
   // transient heap and ~400 ms when Node links them at start; the bundler resolves them once.
-  ssr: { noExternal: ['drizzle-orm', 'zod', '@trpc/server'] },
+  // docker-modem is bundled so that its `ssh2`, which Berth never uses, can be left out.
+  ssr: { noExternal: ['drizzle-orm', 'zod', '@trpc/server', 'docker-modem'] },
+  resolve: {
+    alias: { ssh2: fileURLToPath(new URL('src/lib/server/engine/no-ssh.ts', import.meta.url)) }
+  },
   test: {
     projects: [
       {

@@ -28,7 +28,11 @@ rmSync(dataDir, { recursive: true, force: true });
 const ratio = berthLoad.requestsPerSecond / bareLoad.requestsPerSecond;
 const rows = [
   ['spawn → /readyz 200', `${readyMs} ms`, 'target ≤ 1500 ms'],
-  ['idle RSS after start', `${idleRss} MiB`, 'target ≤ 120 MB'],
+  [
+    'idle RSS after start',
+    `${idleRss} MiB (${((idleRss * 1024 * 1024) / 1e6).toFixed(1)} MB)`,
+    'target ≤ 120 MB'
+  ],
   ['RSS after load', `${loadedRss} MiB`, ''],
   [
     '/healthz Berth',

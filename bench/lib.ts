@@ -103,7 +103,7 @@ function wrk(url: string, connections: number, duration: number): LoadResult {
   };
 }
 
-/** Starts the built Berth (`node server.ts`) on a free port with its own data dir and config. */
+/** Starts the built Berth (`node server.js`) on a free port with its own data dir and config. */
 export async function spawnBerth(
   config: string | null,
   env: Record<string, string> = {},
@@ -116,7 +116,7 @@ export async function spawnBerth(
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const spawnedAt = performance.now();
-  const proc = spawn(process.execPath, [...serverNodeFlags, 'server.ts'], {
+  const proc = spawn(process.execPath, [...serverNodeFlags, 'server.js'], {
     cwd: root,
     env: {
       ...process.env,

@@ -7,4 +7,4 @@ cd "$BERTH_ROOT"
 [ -d node_modules ] && [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund
 [ -f build/handler.js ] && [ -z "$(find src drizzle -newer build/handler.js -print -quit)" ] || npm run build
 # shellcheck disable=SC2046 # the flags are words on purpose
-exec node $(cat scripts/server-node-flags) server.ts
+exec node $(cat scripts/server-node-flags) server.js

@@ -1,6 +1,6 @@
 /**
  * Engine identifiers, checked before they reach a request path (server) and in forms (browser):
- * dockerode and the engine route on raw path segments, so `../`, `?`, `%` or a control
+ * docker-modem and the engine route on raw path segments, so `../`, `?`, `%` or a control
  * character could reach another endpoint. The engine's own naming rules never need them.
  */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/;

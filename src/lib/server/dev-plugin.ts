@@ -3,7 +3,7 @@ import type { BerthApp } from './app';
 
 /**
  * `vite dev` only: puts the same front (probes, gateway) ahead of SvelteKit's middleware and
- * attaches socket.io and /rpc/ws to Vite's HTTP server, so dev behaves like `node server.ts`.
+ * attaches socket.io and /rpc/ws to Vite's HTTP server, so dev behaves like `node server.js`.
  */
 export function berthDevServer(): Plugin {
   return {

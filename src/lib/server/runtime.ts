@@ -1,7 +1,7 @@
 import type { BerthApp } from './app';
 
 /**
- * SvelteKit bundles the server code; the production entry (server.ts) is a separate module.
+ * SvelteKit bundles the server code; the production entry (server.js) is a separate module.
  * The app built in hooks `init` is published here, under a global symbol, so the entry can
  * attach realtime and the fast routes to the same instance the pages use.
  */

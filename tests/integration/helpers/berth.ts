@@ -40,7 +40,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts the built server (`node server.ts`) as its own process on a free port. */
+/** Starts the built server (`node server.js`) as its own process on a free port. */
 export async function startBerth(options: StartOptions = {}): Promise<Berth> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'berth-it-'));
   const port = await freePort();
@@ -59,7 +59,7 @@ export async function startBerth(options: StartOptions = {}): Promise<Berth> {
     writeFileSync(file, options.config);
     env.BERTH_CONFIG = file;
   }
-  const proc = spawn(process.execPath, [...serverNodeFlags, 'server.ts'], {
+  const proc = spawn(process.execPath, [...serverNodeFlags, 'server.js'], {
     cwd: ROOT,
     env: Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)),
     stdio: ['ignore', 'pipe', 'pipe']

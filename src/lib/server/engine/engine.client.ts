@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import Docker from 'dockerode';
-import type { DialOptions } from 'docker-modem';
+import Modem, { type DialOptions } from 'docker-modem';
 import type { Check } from '$lib/contracts/health';
 import { DomainError } from '../errors';
 import { isAllowedEndpoint } from './engine.endpoints';
@@ -59,19 +58,20 @@ const SUCCESS = { 200: true, 201: true, 204: true } as const;
 const TIMEOUT_MS = 60_000;
 
 /**
- * One engine, reached through dockerode's modem (docker-modem): the connection, TLS and
+ * One engine, reached through docker-modem (dockerode's transport, without dockerode's
+ * wrappers and the gRPC stack they load, which Berth never calls): the connection, TLS and
  * hijacking are its; the version negotiation it lacks, the endpoint allow-list and the
  * meaning of answers are ours. Every request goes to `/v<pinned>/…`.
  */
 export class EngineClient {
   #apiVersion: string | null = null;
-  readonly #docker: Docker;
+  readonly #modem: Modem & { version?: string };
 
   constructor(
     readonly target: EngineTarget,
     private readonly timeoutMs = 2_000
   ) {
-    this.#docker = new Docker(
+    this.#modem = new Modem(
       'socketPath' in target
         ? { socketPath: target.socketPath }
         : {
@@ -176,7 +176,7 @@ export class EngineClient {
   }
 
   #dial<T>(options: DialOptions, timeoutMs: number | undefined, versioned: boolean) {
-    const modem = this.#docker.modem as Docker['modem'] & { version?: string };
+    const modem = this.#modem;
     return new Promise<T>((resolve, reject) => {
       modem.version = versioned ? `v${this.#apiVersion}` : undefined;
       modem.dial(
