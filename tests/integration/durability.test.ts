@@ -8,6 +8,7 @@ import { AUTH, hook, openDb, TOKEN, until } from '../fixtures/webhooks';
 import { freePort, startBerth, type Berth } from './helpers/berth';
 import { berthConfig, OPS } from './helpers/config';
 import { callRpc } from './helpers/rpc';
+import { TURN_INPUT } from './helpers/turns';
 
 /**
  * SIGKILL in the middle of a burst of wakes, three times on one data dir: every 200 carrying
@@ -73,7 +74,7 @@ describe('durability across SIGKILL', () => {
           .prepare(
             `select text from system_events where text like 'burst-%' group by text having count(*) > 1
              union all
-             select input from turns where input like 'burst-%' group by input having count(*) > 1`
+             select ${TURN_INPUT} i from turns where i like 'burst-%' group by i having count(*) > 1`
           )
           .all();
         expect(doubled).toEqual([]);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH, hook, TOKEN } from '../fixtures/webhooks';
 import { ADMIN, freePort, login, postForm, startBerth, type Berth } from './helpers/berth';
+import { TURN_INPUT } from './helpers/turns';
 
 /**
  * A bad day for storage, against a started Berth: another process holding the database's write
@@ -361,7 +362,9 @@ describe('a full disk', () => {
       );
       expect(texts).toContain('after');
       expect(texts).not.toContain('while-full');
-      const turns = db.prepare("select count(*) n from turns where input = 'while-full'").get() as {
+      const turns = db
+        .prepare(`select count(*) n from turns where ${TURN_INPUT} = 'while-full'`)
+        .get() as {
         n: number;
       };
       expect(turns.n).toBe(0);

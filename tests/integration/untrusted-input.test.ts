@@ -4,6 +4,7 @@ import { hook, openDb, TOKEN, until } from '../fixtures/webhooks';
 import { startBerth, type Berth } from './helpers/berth';
 import { berthConfig, OPS, rpcToken } from './helpers/config';
 import { callRpc } from './helpers/rpc';
+import { TURN_INPUT } from './helpers/turns';
 
 const SKILL = '/skill echo {"x":1}';
 
@@ -13,7 +14,8 @@ type Row = Record<string, unknown>;
 describe('external input never runs as a command', () => {
   let berth: Berth;
   let db: Database.Database;
-  const turn = (id: unknown) => db.prepare('select * from turns where id = ?').get(id) as Row;
+  const turn = (id: unknown) =>
+    db.prepare(`select *, ${TURN_INPUT} input from turns where id = ?`).get(id) as Row;
   const completed = (id: unknown) => until(() => turn(id)?.state === 'completed' && turn(id));
   const skillRuns = (turnId: unknown) =>
     (

@@ -6,6 +6,7 @@ import { AUTH, hook, openDb, TOKEN } from '../fixtures/webhooks';
 import { trpc, type Berth } from './helpers/berth';
 import { signInAs, startWithAdmin } from './helpers/console';
 import { callRpc } from './helpers/rpc';
+import { TURN_INPUT } from './helpers/turns';
 
 const RPC_TOKEN = 'rpc-test-token-0123456789abcdef';
 const config = (extraMappings = '') => `
@@ -34,7 +35,8 @@ describe('webhook mappings, tokens and the delivery log from the console', () =>
   let viewer: string;
   let db: Database.Database;
   const turnInput = (id: unknown) =>
-    (db.prepare('select input from turns where id = ?').get(id) as Row | undefined)?.input;
+    (db.prepare(`select ${TURN_INPUT} input from turns where id = ?`).get(id) as Row | undefined)
+      ?.input;
   /** A tRPC call that must succeed; its data. */
   const ok = async <T = Data>(
     cookie: string,

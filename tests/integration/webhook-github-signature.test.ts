@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { githubPush, JSON_TYPE, openDb, send, TOKEN } from '../fixtures/webhooks';
 import { trpc, type Berth } from './helpers/berth';
 import { startWithAdmin } from './helpers/console';
+import { TURN_INPUT } from './helpers/turns';
 
 const config = `
 gateway:
@@ -70,7 +71,9 @@ describe('GitHub deliveries signed with X-Hub-Signature-256', () => {
     const sent = await push(signing.token);
     expect(sent.status, sent.text).toBe(200);
     expect(sent.json).toMatchObject({ mapping: 'github-push', turnId: aString });
-    const turn = db.prepare('select input from turns where id = ?').get(sent.json.turnId) as Row;
+    const turn = db
+      .prepare(`select ${TURN_INPUT} input from turns where id = ?`)
+      .get(sent.json.turnId) as Row;
     expect(turn.input).toBe('Push to octo-org/berth by octocat');
 
     const tokens = await ok<Data[]>('webhooks.tokens.list', undefined, 'query');

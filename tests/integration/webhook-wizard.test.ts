@@ -5,6 +5,7 @@ import { AUTH, hook, openDb, send, TOKEN } from '../fixtures/webhooks';
 import { trpc, type Berth } from './helpers/berth';
 import { signInAs, startWithAdmin } from './helpers/console';
 import { connectSocket, waitFor } from './helpers/sockets';
+import { TURN_INPUT } from './helpers/turns';
 
 const config = `
 gateway:
@@ -207,7 +208,7 @@ describe('the webhook wizard: capture endpoint, test deliveries, GitLab tokens',
     expect(sent.status).toBe(200);
     expect(sent.data).toMatchObject({ mapping: 'gh-push', status: 200, matched: true });
     const turn = db
-      .prepare('select input, session_id as sessionId from turns where id = ?')
+      .prepare(`select ${TURN_INPUT} input, session_id as sessionId from turns where id = ?`)
       .get(sent.data.turnId) as { input: string; sessionId: string };
     expect(turn.input).toBe(
       'Push to acme/web (refs/heads/main) by ada: Fix the login redirect https://github.com/acme/web/compare/6113728f27ae...0d1a26e67d8f'
@@ -248,8 +249,9 @@ describe('the webhook wizard: capture endpoint, test deliveries, GitLab tokens',
       }
     );
     expect(res.status).toBe(200);
-    const input = (db.prepare('select input from turns where id = ?').get(res.json.turnId) as Data)
-      .input;
+    const input = (
+      db.prepare(`select ${TURN_INPUT} input from turns where id = ?`).get(res.json.turnId) as Data
+    ).input;
     expect(input).toBe('Push by Ada []');
     const wrong = await hook(berth.port, '/hooks/gl', {}, { 'x-gitlab-token': 'wrong-token' });
     expect(wrong.status).toBe(401);

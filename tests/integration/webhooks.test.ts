@@ -16,6 +16,7 @@ import {
   type Reply
 } from '../fixtures/webhooks';
 import { startBerth, type Berth } from './helpers/berth';
+import { TURN_INPUT } from './helpers/turns';
 
 // These suites send many wrong tokens on purpose: the per-address failed-authentication
 // throttle, which would soon refuse the rest, is set out of the way (auth-throttle.test.ts).
@@ -60,7 +61,8 @@ function expectError(reply: Reply, status: number) {
 describe('webhooks', () => {
   let berth: Berth;
   let db: Database.Database;
-  const turn = (id: unknown) => db.prepare('select * from turns where id = ?').get(id) as Row;
+  const turn = (id: unknown) =>
+    db.prepare(`select *, ${TURN_INPUT} input from turns where id = ?`).get(id) as Row;
   const eventRows = (id: unknown) =>
     db.prepare('select count(*) n from system_events where id = ?').get(id) as { n: number };
   const completed = (id: unknown) => until(() => turn(id)?.state === 'completed' && turn(id));
@@ -413,7 +415,9 @@ describe('webhooks', () => {
     const t1 = await hook(berth.port, '/hooks/agent', { message: 'wh' }, id);
     const t2 = await hook(berth.port, '/hooks/agent', { message: 'wh' }, id);
     expect(t2.json).toEqual(t1.json);
-    const turnCount = db.prepare("select count(*) n from turns where input = 'wh'").get() as {
+    const turnCount = db
+      .prepare(`select count(*) n from turns where ${TURN_INPUT} = 'wh'`)
+      .get() as {
       n: number;
     };
     expect(turnCount.n).toBe(1);

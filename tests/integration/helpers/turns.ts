@@ -43,3 +43,9 @@ export async function settledTurn(
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/**
+ * A turn's input in SQL, for reading the file: its user message's text (the turn row keeps
+ * it there only; rows queued before that still hold their own).
+ */
+export const TURN_INPUT = `coalesce(nullif(turns.input, ''), (select content from messages where messages.id = turns.message_id))`;

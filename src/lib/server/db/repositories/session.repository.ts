@@ -136,6 +136,15 @@ export class SessionRepository {
       .all();
   }
 
+  /** A message's text (a turn's input lives in its user message: turnInput). */
+  messageContent(messageId: string): string | undefined {
+    return this.db
+      .select({ content: messages.content })
+      .from(messages)
+      .where(eq(messages.id, messageId))
+      .get()?.content;
+  }
+
   messageSeq(messageId: string): number | undefined {
     return this.db
       .select({ seq: messages.seq })

@@ -106,6 +106,11 @@ export const turns = sqliteTable(
     agentName: text('agent_name').notNull(),
     state: text('state', { enum: TURN_STATES }).notNull(),
     source: text('source').notNull(),
+    /**
+     * Empty since the input is kept once, in the turn's user message (`messageId`; read with
+     * turnInput): a heartbeat turn's input is up to 32 KB of event lines, which the row would
+     * store twice over and rewrite at every change of state. Older rows still hold theirs.
+     */
     input: text('input').notNull(),
     model: text('model'),
     channel: text('channel'),

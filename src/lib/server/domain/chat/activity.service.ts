@@ -18,7 +18,7 @@ import { notFound } from '../../errors';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { toRecord as eventRecord } from '../events/event.service';
 import { toMessage } from '../sessions/chat-session.service';
-import { toRecord as turnRecord } from '../turns/turn.record';
+import { toRecord as turnRecord, turnInput } from '../turns/turn.record';
 import type { DeliveryLogService } from '../webhooks/delivery-log.service';
 import { requireRole, type WebhookActor as RoleActor } from '../webhooks/webhook-actor';
 
@@ -94,7 +94,7 @@ export class ActivityService {
     const messages = this.sessions.turnMessages(row.sessionId, row.id).map(toMessage);
     return {
       turn: turnRecord(row),
-      input: row.input,
+      input: turnInput(row, this.sessions),
       trust: row.trust,
       model: row.model ?? null,
       channel: row.channel ?? null,

@@ -53,8 +53,12 @@ describe('EventService (real SQLite)', () => {
       { ...b, state: 'processing', turnId }
     ]);
     expect(
-      domain.database.sqlite.prepare('select input from turns where id = ?').get(turnId)
-    ).toEqual({ input: 'System events:\n- first\n- second (source: ci)' });
+      domain.database.sqlite
+        .prepare(
+          'select m.content from turns t join messages m on m.id = t.message_id where t.id = ?'
+        )
+        .get(turnId)
+    ).toEqual({ content: 'System events:\n- first\n- second (source: ci)' });
     const turn = await domain.turns.waitFor(turnId!, 5000);
     expect(turn.result).toBe('Noted 2 system events.');
     await settled(domain, a.eventId);

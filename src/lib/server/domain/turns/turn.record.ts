@@ -1,4 +1,5 @@
 import type { TurnRecord } from '$lib/contracts/assistant';
+import type { SessionRepository } from '../../db/repositories/session.repository';
 import type { TurnRow } from '../../db/repositories/turn.repository';
 
 export const isFinal = (state: string): boolean =>
@@ -19,4 +20,16 @@ export function toRecord(row: TurnRow): TurnRecord {
     error: row.error ?? null,
     usage: { prompt: row.promptTokens, completion: row.completionTokens }
   };
+}
+
+/**
+ * What a turn was asked: its user message's text. Rows queued before the input was kept only
+ * there still carry it themselves (turns.input).
+ */
+export function turnInput(
+  row: Pick<TurnRow, 'input' | 'messageId'>,
+  sessions: Pick<SessionRepository, 'messageContent'>
+): string {
+  if (row.input || !row.messageId) return row.input;
+  return sessions.messageContent(row.messageId) ?? '';
 }

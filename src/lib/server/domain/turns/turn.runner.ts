@@ -8,7 +8,7 @@ import type { OutboundService } from '../outbound/outbound.service';
 import { SkillRunFailed, type SkillService } from '../skills/skill.service';
 import { failureDetails } from '../skills/skill-views';
 import { whenStored } from '../storage-retry';
-import { toRecord } from './turn.record';
+import { toRecord, turnInput } from './turn.record';
 
 const HISTORY_LIMIT = 40;
 
@@ -82,7 +82,7 @@ export class TurnRunner {
         model: row.model ?? agent.model ?? null,
         systemPrompt: agent.systemPrompt ?? null,
         history,
-        input: row.input,
+        input: turnInput(row, this.sessions),
         trust: row.trust,
         skills: offered,
         runSkill: async (id, params) => {

@@ -33,6 +33,31 @@ describe('TurnService (real SQLite)', () => {
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
   });
 
+  it('keeps the input once, in the user message, where the provider and Activity read it', async () => {
+    domain = testDomain();
+    const admin = { id: 'u1', email: 'a@example.com', ip: null, role: 'admin' as const };
+    const { turnId } = domain.turns.enqueue({
+      agentName: 'main',
+      sessionKey: 'rest:once',
+      input: 'tell me about 0xC0FFEE',
+      source: 'rest',
+      trust: 'operator'
+    });
+    const stored = domain.database.sqlite
+      .prepare('select input from turns where id = ?')
+      .get(turnId) as { input: string };
+    expect(stored.input).toBe('');
+    const done = await domain.turns.waitFor(turnId, 5000);
+    expect(done.result).toContain('Received: “tell me about 0xC0FFEE”');
+    expect(domain.chat.activity.turn(admin, turnId).input).toBe('tell me about 0xC0FFEE');
+
+    // A row queued before: its own input wins.
+    domain.database.sqlite
+      .prepare(`update turns set input = 'older input' where id = ?`)
+      .run(turnId);
+    expect(domain.chat.activity.turn(admin, turnId).input).toBe('older input');
+  });
+
   it('refuses an unknown agent', () => {
     domain = testDomain();
     expect(() =>

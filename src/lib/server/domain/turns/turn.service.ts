@@ -122,7 +122,8 @@ export class TurnService {
         id: turnId,
         state: 'queued',
         source: input.source,
-        input: input.input,
+        // Kept once, in the user message (turnInput): see turns.input.
+        input: '',
         model: input.model ?? null,
         channel: input.channel ?? null,
         userId: input.userId ?? null,
