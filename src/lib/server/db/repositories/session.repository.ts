@@ -18,17 +18,24 @@ import type { SessionFilter } from '$lib/contracts/sessions';
 import { containsText } from './like';
 import type { Db } from '../client';
 import { chatSessions, messages, sessionSummaries, turns, type InputTrust } from '../schema';
-import { definedOnly, insertMessage, touchSession, type NewMessage } from './message-writes';
+import {
+  definedOnly,
+  insertMessage,
+  touchSession,
+  type MessageRow,
+  type NewMessage
+} from './message-writes';
 import { everyColumn } from './placeholders';
 
 export type ChatSessionRow = typeof chatSessions.$inferSelect;
-export type MessageRow = typeof messages.$inferSelect;
+export type { MessageRow };
 export type SummaryRow = typeof sessionSummaries.$inferSelect;
 
 export class SessionRepository {
-  /** Compiled once: every turn reads its session's summary and history. */
+  /** Compiled once: every turn reads its session's summary, its history and its input. */
   readonly #brief;
   readonly #history;
+  readonly #content;
   /** Compiled once: a busy session is measured after every turn and compacted every few. */
   readonly #compaction;
 
@@ -52,6 +59,11 @@ export class SessionRepository {
       )
       .orderBy(desc(messages.seq))
       .limit(sql.placeholder('limit'))
+      .prepare();
+    this.#content = db
+      .select({ content: messages.content })
+      .from(messages)
+      .where(eq(messages.id, sql.placeholder('id')))
       .prepare();
   }
 
@@ -138,11 +150,7 @@ export class SessionRepository {
 
   /** A message's text (a turn's input lives in its user message: turnInput). */
   messageContent(messageId: string): string | undefined {
-    return this.db
-      .select({ content: messages.content })
-      .from(messages)
-      .where(eq(messages.id, messageId))
-      .get()?.content;
+    return this.#content.get({ id: messageId })?.content;
   }
 
   messageSeq(messageId: string): number | undefined {
