@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { uuidv7 } from './ids';
+import { uuidv7, uuidv7Ms } from './ids';
 
 describe('uuidv7', () => {
   it('is a version 7 UUID that sorts by time', () => {
@@ -7,6 +7,7 @@ describe('uuidv7', () => {
     const b = uuidv7(1_700_000_000_001);
     expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(a.slice(0, 13)).toBe('018bcfe5-6800');
+    expect(uuidv7Ms(a)).toBe(1_700_000_000_000);
     expect(a < b).toBe(true);
     expect(uuidv7()).not.toBe(uuidv7());
     // Past a refill of the random pool, ids stay distinct and well-formed.
@@ -21,10 +22,9 @@ describe('uuidv7', () => {
     const same = Array.from({ length: 5000 }, () => uuidv7(ms));
     expect(same.toSorted()).toEqual(same);
     expect(new Set(same).size).toBe(5000);
-    const millisOf = (id: string) => parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
-    expect(millisOf(same[0]!)).toBe(ms);
+    expect(uuidv7Ms(same[0]!)).toBe(ms);
     // The counter ran out (at most 4,096 a millisecond): the later ids carry on in the next ones.
-    expect(millisOf(same.at(-1)!)).toBeGreaterThan(ms);
+    expect(uuidv7Ms(same.at(-1)!)).toBeGreaterThan(ms);
     for (const id of same) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab]/);
     // A clock that went back still sorts after what came before.
     const later = uuidv7(ms - 60_000);

@@ -40,3 +40,8 @@ export function uuidv7(now = Date.now()): string {
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/** The milliseconds in a UUID v7's first 48 bits (its time, as `uuidv7` wrote it). */
+export function uuidv7Ms(id: string): number {
+  return Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+}

@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenedDatabase } from '../client';
-import { EventRepository, type Taken } from './event.repository';
+import { EventRepository, uuidv7Floor, type Taken } from './event.repository';
 
 const dirs: string[] = [];
 const opened: OpenedDatabase[] = [];
@@ -204,5 +205,96 @@ describe('EventRepository.insertingTogether', () => {
     expect(repo.byId('fresh')).toBeUndefined();
     queue(repo, 'after'); // holding ended with the failure
     expect(repo.byId('after')).toBeDefined();
+  });
+});
+
+describe('EventRepository.page (the Activity timeline)', () => {
+  // Events as EventService.wake stores them: UUID v7 ids, the time the id's. Three a
+  // millisecond, every other millisecond; within one, ids count up as uuidv7's do.
+  function stored(repo: EventRepository, count: number, start: number) {
+    const made = [];
+    for (let i = 0; i < count; i++) {
+      const ms = start + Math.floor(i / 3) * 2;
+      const random = randomBytes(8).toString('hex');
+      const id = `${uuidv7Floor(ms)}-7${(i % 3).toString(16).padStart(3, '0')}-8${random.slice(0, 3)}-${random.slice(3, 15)}`;
+      made.push(
+        repo.insertQueued({
+          id,
+          agentName: i % 4 ? 'main' : 'ops',
+          text: `event ${i}`,
+          metadata: null,
+          source: i % 2 ? 'webhook' : 'rpc',
+          createdAt: ms
+        })
+      );
+    }
+    return made;
+  }
+  const newestFirst = (rows: { createdAt: number; id: string }[]) =>
+    [...rows].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1)).map((r) => r.id);
+
+  it('pages newest first by time then id, exactly, from any cursor, with every filter', () => {
+    const db = open(join(tempDir(), 'berth.db'));
+    const repo = new EventRepository(db.db);
+    const start = Date.now() - 10_000;
+    const all = stored(repo, 200, start);
+    const walk = (filter: Parameters<EventRepository['page']>[0], limit: number) => {
+      const seen: string[] = [];
+      let cursor: { at: number; id: string } | undefined;
+      for (;;) {
+        const rows = repo.page(filter, limit, cursor);
+        seen.push(...rows.map((r) => r.id));
+        if (rows.length < limit) return seen;
+        const last = rows[rows.length - 1]!;
+        cursor = { at: last.createdAt, id: last.id };
+      }
+    };
+    expect(walk({}, 7)).toEqual(newestFirst(all));
+    expect(walk({ agentName: 'ops' }, 5)).toEqual(
+      newestFirst(all.filter((e) => e.agentName === 'ops'))
+    );
+    const since = start + 40;
+    const until = start + 90;
+    expect(walk({ source: 'rpc', since, until }, 4)).toEqual(
+      newestFirst(
+        all.filter((e) => e.source === 'rpc' && e.createdAt >= since && e.createdAt < until)
+      )
+    );
+    // A cursor from a turn: its time decides, and at the same time its id against the events'.
+    const at = all[90]!.createdAt;
+    const before = (id: string) => repo.page({}, 500, { at, id }).map((r) => r.id);
+    const olderThan = (id: string) =>
+      newestFirst(all.filter((e) => e.createdAt < at || (e.createdAt === at && e.id < id)));
+    expect(before(all[91]!.id)).toEqual(olderThan(all[91]!.id));
+    expect(before('00000000-0000-0000-0000-000000000000')).toEqual(olderThan('0'));
+    expect(before('ffffffff-ffff-7fff-bfff-ffffffffffff')).toEqual(olderThan('g'));
+  });
+
+  it('reads a page back along the id index, never sorting the events it passes', () => {
+    const db = open(join(tempDir(), 'berth.db'));
+    const repo = new EventRepository(db.db);
+    // The plan SQLite makes for the query page() prepares (its parameters unbound).
+    const plan = (filter: Parameters<EventRepository['page']>[0]) => {
+      const prepare = db.sqlite.prepare.bind(db.sqlite);
+      const detail: string[] = [];
+      db.sqlite.prepare = (sql: string) => {
+        const rows = prepare<unknown[], { detail: string }>(`explain query plan ${sql}`).all(
+          ...new Array<null>(sql.split('?').length - 1).fill(null)
+        );
+        detail.push(...rows.map((r) => r.detail));
+        return prepare(sql);
+      };
+      try {
+        repo.page(filter, 51, { at: Date.now(), id: 'x' });
+      } finally {
+        db.sqlite.prepare = prepare;
+      }
+      return detail.join('\n');
+    };
+    for (const filter of [{}, { agentName: 'main' }, { source: 'rpc', since: 1, until: 2 }]) {
+      const detail = plan(filter);
+      expect(detail).toMatch(/(SCAN|SEARCH) e USING INDEX sqlite_autoindex_system_events_1/);
+      expect(detail).not.toMatch(/TEMP B-TREE/);
+    }
   });
 });

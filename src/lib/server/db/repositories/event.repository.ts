@@ -59,6 +59,16 @@ interface Slice {
 }
 
 /**
+ * The smallest id text of millisecond `ms` and after, for UUID v7 ids (domain/ids.ts): an id
+ * made at `ms` or later sorts at or above it, one made earlier below (lowercase hex, compared as
+ * SQLite compares text).
+ */
+export function uuidv7Floor(ms: number): string {
+  const hex = ms.toString(16).padStart(12, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8)}`;
+}
+
+/**
  * System events and the slices heartbeats take them in (schema: eventSlices). Taking events
  * and finishing them write one slice row, never the events' own rows: a heartbeat's cost does
  * not grow with the events it takes beyond reading them. better-sqlite3's own statements,
@@ -286,17 +296,35 @@ export class EventRepository {
   }
 
   /**
-   * Newest first by time (the Activity timeline merges them with turns by time), after
-   * `cursor`. Reads every event that passes the filter, then sorts.
+   * Newest first by time, then id (the Activity timeline merges them with turns so), after
+   * `cursor`. An event's time is its UUID v7 id's (EventService.wake), so that order is the id
+   * index's: a page walks it back from its bound and stops when full, whatever the table holds.
+   * Events stored before times came from ids (one a millisecond off its id now and then) keep
+   * their place by id. The agent is matched row by row (`+`), not through its index, which
+   * would leave every event of the agent to sort.
    */
   page(filter: EventFilter, limit: number, cursor?: { at: number; id: string }): EventRow[] {
-    const after = cursor
-      ? {
-          clause: '(created_at < ? or (created_at = ? and id < ?))',
-          values: [cursor.at, cursor.at, cursor.id]
-        }
-      : undefined;
-    return this.#page(filter, after, 'created_at desc, id desc', limit).map(fromRaw);
+    const bounds: { clause: string; values: unknown[] } = { clause: 'true', values: [] };
+    const below = (id: string) => {
+      bounds.clause += ' and id < ?';
+      bounds.values.push(id);
+    };
+    if (cursor) {
+      // Events of the cursor's millisecond before its id, and all earlier ones.
+      const [from, to] = [uuidv7Floor(cursor.at), uuidv7Floor(cursor.at + 1)];
+      below(cursor.id < from ? from : cursor.id > to ? to : cursor.id);
+    }
+    if (filter.until !== undefined) below(uuidv7Floor(filter.until));
+    if (filter.since !== undefined) {
+      bounds.clause += ' and id >= ?';
+      bounds.values.push(uuidv7Floor(filter.since));
+    }
+    const { agentName, ...rest } = filter;
+    if (agentName !== undefined) {
+      bounds.clause += ' and +agent_name = ?';
+      bounds.values.push(agentName);
+    }
+    return this.#page(rest, bounds, 'id desc', limit).map(fromRaw);
   }
 
   /**

@@ -5,7 +5,7 @@ import type { AgentService } from '../agents/agent.service';
 import type { DomainBus } from '../bus';
 import { decodeCursor, paginate } from '../cursor';
 import { notFound } from '../../errors';
-import { uuidv7 } from '../ids';
+import { uuidv7, uuidv7Ms } from '../ids';
 import { storageFault } from '../../db/storage-fault';
 import { RetryLater, whenStored } from '../storage-retry';
 import type { TurnService } from '../turns/turn.service';
@@ -101,13 +101,15 @@ export class EventService {
     mode?: 'now' | 'next-heartbeat';
   }): EventRecord {
     this.agents.requireEnabled(input.agentName);
+    // The event's time is its id's, so the id index orders events by time (Activity pages by it).
+    const id = uuidv7();
     const row = this.events.insertQueued({
-      id: uuidv7(),
+      id,
       agentName: input.agentName,
       text: input.text,
       metadata: input.metadata ?? null,
       source: input.source,
-      createdAt: Date.now()
+      createdAt: uuidv7Ms(id)
     });
     const record = toRecord(row);
     this.bus.emit('event.changed', record);
