@@ -20,6 +20,33 @@ test.afterAll(() => {
   for (const id of ids(['images', '-aq'])) if (id) docker('rmi', '-f', id);
 });
 
+/** An IPv4 CIDR as its first address and size. */
+function range(cidr: string): [number, number] {
+  const [ip, bits] = cidr.split('/');
+  const start = ip!.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+  return [start, 2 ** (32 - Number(bits))];
+}
+
+/** A /24 under 10.213/16 that no network on this engine overlaps (others may run here too). */
+function freeSubnet(): string {
+  const ids = docker('network', 'ls', '-q').split(/\s+/).filter(Boolean);
+  const used = docker(
+    'network',
+    'inspect',
+    '--format',
+    '{{range .IPAM.Config}}{{.Subnet}} {{end}}',
+    ...ids
+  )
+    .split(/\s+/)
+    .filter((cidr) => /^\d+\.\d+\.\d+\.\d+\/\d+$/.test(cidr))
+    .map(range);
+  for (let third = 250; third > 0; third--) {
+    const [start, size] = range(`10.213.${third}.0/24`);
+    if (used.every(([s, n]) => s + n <= start || start + size <= s)) return `10.213.${third}`;
+  }
+  throw new Error('no free /24 under 10.213/16 on this engine');
+}
+
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await hydrated(page);
@@ -56,15 +83,16 @@ test('an operator creates a labelled network and volume and removes them', async
   await signIn(page, ADMIN.email, ADMIN.password);
   await expect(page).toHaveURL(/\/$/);
   const name = `${RUN}-net`;
+  const subnet = freeSubnet();
   await open(page, '/networks');
   const create = page.getByRole('region', { name: 'Create a network' });
   await create.getByLabel('Name').fill(name);
-  await create.getByLabel('Subnet').fill('172.31.250.0/24');
-  await create.getByLabel('Gateway').fill('172.31.250.1');
+  await create.getByLabel('Subnet').fill(`${subnet}.0/24`);
+  await create.getByLabel('Gateway').fill(`${subnet}.1`);
   await create.getByLabel('Labels').fill(LABEL);
   await create.getByRole('button', { name: 'Create network' }).click();
   const net = page.getByRole('table', { name: 'Networks' }).locator(`tr[data-network="${name}"]`);
-  await expect(net).toContainText('172.31.250.0/24 via 172.31.250.1');
+  await expect(net).toContainText(`${subnet}.0/24 via ${subnet}.1`);
   await expect(net).toContainText(LABEL);
   await net.getByRole('button', { name: 'Remove' }).click();
   await net.getByRole('button', { name: 'Remove network' }).click();
