@@ -106,7 +106,7 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
     throw err;
   }
 
-  const bus = new DomainBus();
+  const bus = new DomainBus(database.afterCommit);
   const metrics = new Metrics();
   const engines = new EngineRegistry(parseDockerHost(env.DOCKER_HOST), config.current.engines);
   const engine = engines.local;

@@ -136,4 +136,51 @@ describe('openDatabase', () => {
     expect(sqlite.inTransaction).toBe(false);
     expect(names().map((r) => r.name)).toEqual(['a', 'd', 'f']);
   });
+
+  it('holds after-commit work until the outermost commit, and drops what rolls back', () => {
+    const { db, sqlite, afterCommit } = openWhole('after.db');
+    sqlite.exec(`create table p (id integer primary key);
+      create table c (p integer references p(id) deferrable initially deferred)`);
+    const ran: string[] = [];
+    const later = (name: string) => afterCommit.run(() => ran.push(name));
+    later('outside');
+    expect(ran).toEqual(['outside']);
+    db.transaction(() => {
+      later('a');
+      expect(() =>
+        db.transaction(() => {
+          later('inner, rolled back');
+          throw new Error('inner');
+        })
+      ).toThrow('inner');
+      db.transaction(() => later('inner, kept'));
+      expect(ran).toEqual(['outside']);
+      later('b');
+    });
+    expect(ran).toEqual(['outside', 'a', 'inner, kept', 'b']);
+    expect(() =>
+      db.transaction(() => {
+        later('thrown');
+        throw new Error('no');
+      })
+    ).toThrow('no');
+    // The work succeeds but SQLite refuses the commit (a deferred constraint): nothing runs.
+    expect(() =>
+      db.transaction(() => {
+        later('refused');
+        sqlite.prepare('insert into c (p) values (99)').run();
+      })
+    ).toThrow(/FOREIGN KEY/);
+    expect(sqlite.inTransaction).toBe(false);
+    // One that throws does not stop the rest; its error comes after them.
+    expect(() =>
+      db.transaction(() => {
+        afterCommit.run(() => {
+          throw new Error('listener');
+        });
+        later('after a throw');
+      })
+    ).toThrow('listener');
+    expect(ran).toEqual(['outside', 'a', 'inner, kept', 'b', 'after a throw']);
+  });
 });

@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import { FALLBACK_AUTOCHECKPOINT, startCheckpointer, type Checkpointer } from './checkpointer';
 import * as schema from './schema';
 import { BUSY_TIMEOUT_MS } from './storage-fault';
+import { AfterCommit } from './after-commit';
 
 /** drizzle() returns the database with its better-sqlite3 handle (`$client`, for raw statements). */
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
@@ -14,6 +15,8 @@ export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Data
 export interface OpenedDatabase {
   db: Db;
   sqlite: Database.Database;
+  /** Work held until the open `db.transaction` commits (the domain bus's announcements). */
+  afterCommit: AfterCommit;
   close(): void;
 }
 
@@ -43,12 +46,14 @@ export function openDatabase(
   // files they cost a write per page.
   sqlite.pragma('temp_store = MEMORY');
   const db = drizzle(reusingStatements(sqlite), { schema });
-  withCheapTransactions(db, sqlite);
+  const afterCommit = new AfterCommit();
+  withCheapTransactions(db, sqlite, afterCommit);
   migrate(db, { migrationsFolder });
   const checkpointer = file === ':memory:' ? null : checkpointOnWorker(sqlite, file, options);
   return {
     db,
     sqlite,
+    afterCommit,
     close: () => {
       checkpointer?.stop();
       if (sqlite.open) sqlite.close();
@@ -127,9 +132,10 @@ function ownerOnly(file: string): void {
  * builds a transaction object per call, with a query builder for every table (about 14 µs, a
  * heartbeat turn makes several and the webhook group commit one per batch). The work gets a view
  * of `db` with drizzle's `rollback()`; better-sqlite3 nests a call made inside a transaction in
- * a savepoint, as drizzle did, and rolls back whatever throws.
+ * a savepoint, as drizzle did, and rolls back whatever throws. What the work hands to `after`
+ * runs once the outermost transaction commits.
  */
-function withCheapTransactions(db: Db, sqlite: Database.Database): void {
+function withCheapTransactions(db: Db, sqlite: Database.Database, after: AfterCommit): void {
   const run = sqlite.transaction((work: () => unknown) => work());
   const tx = Object.create(db, {
     rollback: {
@@ -141,7 +147,18 @@ function withCheapTransactions(db: Db, sqlite: Database.Database): void {
   db.transaction = <T>(
     work: (view: typeof tx) => T,
     config?: { behavior?: 'deferred' | 'immediate' | 'exclusive' }
-  ): T => run[config?.behavior ?? 'deferred'](() => work(tx)) as T;
+  ): T => {
+    const mark = after.begin();
+    let value: T;
+    try {
+      value = run[config?.behavior ?? 'deferred'](() => work(tx)) as T;
+    } catch (error) {
+      after.end(mark, false);
+      throw error;
+    }
+    after.end(mark, true);
+    return value;
+  };
 }
 
 /** Compiled statements kept per SQL text (least recently used dropped past this). */

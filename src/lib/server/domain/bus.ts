@@ -3,6 +3,7 @@ import type { AgentChanged } from '$lib/contracts/agents';
 import type { AuditEntry } from '$lib/contracts/audit';
 import type { User } from '$lib/contracts/users';
 import type { EventRecord, TurnRecord } from '$lib/contracts/assistant';
+import type { AfterCommit } from '../db/after-commit';
 
 /** What the domain announces; realtime and other adapters listen. */
 export interface DomainEvents {
@@ -40,12 +41,22 @@ export interface DomainEvents {
 export class DomainBus {
   readonly #emitter = new EventEmitter({ captureRejections: false });
 
-  constructor() {
+  /** @param commits the storage's after-commit queue; without it work runs at once */
+  constructor(private readonly commits?: Pick<AfterCommit, 'run'>) {
     this.#emitter.setMaxListeners(100);
   }
 
   emit<K extends keyof DomainEvents>(name: K, payload: DomainEvents[K]): void {
     this.#emitter.emit(name, payload);
+  }
+
+  /**
+   * Runs `work` (announcing rows, starting what runs them) once the open transaction commits,
+   * at once when none is open; never when it rolls back (db/after-commit).
+   */
+  afterCommit(work: () => void): void {
+    if (this.commits) this.commits.run(work);
+    else work();
   }
 
   /** True when someone listens: work done only to announce (reading rows back) can be skipped. */

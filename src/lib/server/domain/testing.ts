@@ -19,7 +19,7 @@ export function testDomain(
   engines = new EngineRegistry({ socketPath: '/nonexistent' })
 ) {
   const database = openDatabase(join(dir, 'berth.db'), resolve('drizzle'));
-  const bus = new DomainBus();
+  const bus = new DomainBus(database.afterCommit);
   const config = new ConfigStore({ config: parseConfig(rawConfig, {}), file: null }, {});
   const services = createServices({
     db: database.db,

@@ -34,6 +34,25 @@ describe('EventService (real SQLite)', () => {
     expect(domain.agents.status('main').queuedEvents).toBe(1);
   });
 
+  it('announces a wake made in a transaction once it commits, never when it rolls back', () => {
+    domain = testDomain();
+    const d = domain;
+    const seen: string[] = [];
+    d.bus.on('event.changed', (e) => seen.push(e.text));
+    expect(() =>
+      d.database.db.transaction(() => {
+        d.events.wake({ agentName: 'main', text: 'rolled back', source: 'webhook' });
+        throw new Error('storage refused');
+      })
+    ).toThrow('storage refused');
+    d.database.db.transaction(() => {
+      d.events.wake({ agentName: 'main', text: 'committed', source: 'webhook' });
+      expect(seen).toEqual([]);
+    });
+    expect(seen).toEqual(['committed']);
+    expect(d.agents.status('main').queuedEvents).toBe(1);
+  });
+
   it('a heartbeat takes all queued events into one turn, and they follow it to done', async () => {
     domain = testDomain();
     const a = domain.events.wake({ agentName: 'main', text: 'first', source: 'webhook' });

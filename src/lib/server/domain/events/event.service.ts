@@ -112,8 +112,11 @@ export class EventService {
       createdAt: uuidv7Ms(id)
     });
     const record = toRecord(row);
-    this.bus.emit('event.changed', record);
-    if (input.mode === 'now') this.#beatNow(input.agentName);
+    // Inside a webhook batch's transaction: announced, and beating, only once it commits.
+    this.bus.afterCommit(() => {
+      this.bus.emit('event.changed', record);
+      if (input.mode === 'now') this.#beatNow(input.agentName);
+    });
     return record;
   }
 

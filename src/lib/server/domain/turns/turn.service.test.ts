@@ -58,6 +58,38 @@ describe('TurnService (real SQLite)', () => {
     expect(domain.chat.activity.turn(admin, turnId).input).toBe('older input');
   });
 
+  it('announces and runs a turn queued in a transaction only once it commits', async () => {
+    domain = testDomain();
+    const d = domain;
+    const seen: string[] = [];
+    d.bus.on('turn.changed', (t) => seen.push(`${t.state} ${t.turnId}`));
+    d.bus.on('message.created', (m) => seen.push(`message ${m.turnId}`));
+    const enqueue = (sessionKey: string) =>
+      d.turns.enqueue({
+        agentName: 'main',
+        sessionKey,
+        input: 'hi',
+        source: 'rest',
+        trust: 'operator'
+      });
+    let lost = '';
+    expect(() =>
+      d.database.db.transaction(() => {
+        lost = enqueue('rest:lost').turnId;
+        throw new Error('storage refused');
+      })
+    ).toThrow('storage refused');
+    let kept = '';
+    d.database.db.transaction(() => {
+      kept = enqueue('rest:kept').turnId;
+      expect(seen).toEqual([]);
+    });
+    expect(seen.slice(0, 2)).toEqual([`message ${kept}`, `queued ${kept}`]);
+    expect((await d.turns.waitFor(kept, 5000)).state).toBe('completed');
+    expect(seen.some((line) => line.endsWith(lost))).toBe(false);
+    expect(d.database.sqlite.prepare('select count(*) n from turns').get()).toEqual({ n: 1 });
+  });
+
   it('refuses an unknown agent', () => {
     domain = testDomain();
     expect(() =>

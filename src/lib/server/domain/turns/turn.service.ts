@@ -134,24 +134,28 @@ export class TurnService {
         queuedAt: now
       }
     });
-    if (sessionCreated)
-      this.bus.emit('session.changed', {
+    // Counted at once, so one batch of webhook turns meets the queue's limit; announced and
+    // run only once the transaction it may be part of (a webhook batch) commits.
+    this.#addQueued(input.agentName, 1);
+    this.bus.afterCommit(() => {
+      if (sessionCreated)
+        this.bus.emit('session.changed', {
+          sessionId,
+          agentName: input.agentName,
+          change: 'created'
+        });
+      this.bus.emit('message.created', {
         sessionId,
         agentName: input.agentName,
-        change: 'created'
+        messageId,
+        turnId,
+        role: 'user',
+        content: input.input,
+        userId: input.userId ?? null
       });
-    this.bus.emit('message.created', {
-      sessionId,
-      agentName: input.agentName,
-      messageId,
-      turnId,
-      role: 'user',
-      content: input.input,
-      userId: input.userId ?? null
+      this.bus.emit('turn.changed', toRecord(turn));
+      this.kick(input.agentName);
     });
-    this.#addQueued(input.agentName, 1);
-    this.bus.emit('turn.changed', toRecord(turn));
-    this.kick(input.agentName);
     return { turnId, sessionId, messageId };
   }
 

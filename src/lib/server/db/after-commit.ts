@@ -1,0 +1,45 @@
+/**
+ * Work that must follow a commit, never precede it: announcing a row (a live push, starting
+ * its runner) before its transaction commits would show subscribers a row that a refused commit
+ * (disk full, locked) then takes back. Inside a transaction made with `db.transaction` the work
+ * waits for the outermost one to commit, in order, and is dropped with the part that rolls back
+ * (a nested transaction's savepoint, or the whole); outside one it runs at once.
+ */
+export class AfterCommit {
+  #pending: (() => void)[] = [];
+  #depth = 0;
+
+  /** Runs `work` once the open transaction commits, or now when none is open. */
+  run(work: () => void): void {
+    if (this.#depth === 0) work();
+    else this.#pending.push(work);
+  }
+
+  /** A transaction (or a savepoint in one) begins; returns its mark for `end`. */
+  begin(): number {
+    this.#depth++;
+    return this.#pending.length;
+  }
+
+  /**
+   * It ended: committed, or rolled back (what it queued is dropped). When the outermost one
+   * commits, the work runs; one that throws does not stop the rest, and the first error is
+   * thrown after them.
+   */
+  end(mark: number, committed: boolean): void {
+    this.#depth--;
+    if (!committed) this.#pending.length = mark;
+    if (this.#depth > 0 || !this.#pending.length) return;
+    const work = this.#pending;
+    this.#pending = [];
+    let failure: { error: unknown } | null = null;
+    for (const run of work) {
+      try {
+        run();
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    if (failure) throw failure.error;
+  }
+}
