@@ -14,7 +14,14 @@ import { rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { rssMiB, spawnBerth, startBareWake, writeWakeScript } from './lib.ts';
+import {
+  formatRatios,
+  roundRatios,
+  rssMiB,
+  spawnBerth,
+  startBareWake,
+  writeWakeScript
+} from './lib.ts';
 
 const TOKEN = 'bench-heartbeat-token-0123456789';
 const BACKLOG = 100_000;
@@ -156,30 +163,17 @@ latencies.sort((a, b) => a - b);
 const pct = (p: number) =>
   latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]!;
 const best = (rounds: number[]) => Math.max(...rounds);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
-// Each round's Berths and bare server ran within 18 s of one another: a round's ratio leaves out
-// what the host did to all three, and the median of the rounds' ratios leaves out a round where
-// it hit one of them. Best against best is kept beside it; it is biased against Berth, because
-// the bare server's rounds spread about twice as wide as Berth's and the best of five grows
-// with the spread.
-const paired = (rounds: number[]) => rounds.map((rps, i) => rps / bareRounds[i]!);
-const ratio = median(paired(berthRounds));
+// Each round's Berths and bare server ran within 18 s of one another (roundRatios, lib.ts).
+const taking = roundRatios(berthRounds, bareRounds);
+const ratio = taking.median;
 const rows: [string, string, string][] = [
   ['POST /hooks/wake, heartbeat 1 s consuming', `${best(berthRounds)} req/s (best)`, ''],
   ['same POST, heartbeat 24 h (taking nothing)', `${best(idleRounds)} req/s (best)`, ''],
   ['same POST, bare node:http', `${best(bareRounds)} req/s (best)`, ''],
-  [
-    'ratio Berth consuming / bare, by round',
-    `${paired(berthRounds)
-      .map((r) => r.toFixed(2))
-      .join(' ')}: median ${ratio.toFixed(2)}`,
-    'target ≥ 0.40'
-  ],
+  ['ratio Berth consuming / bare, by round', formatRatios(taking), 'target ≥ 0.40'],
   [
     'ratio Berth taking nothing / bare, by round',
-    `${paired(idleRounds)
-      .map((r) => r.toFixed(2))
-      .join(' ')}: median ${median(paired(idleRounds)).toFixed(2)}`,
+    formatRatios(roundRatios(idleRounds, bareRounds)),
     ''
   ],
   [

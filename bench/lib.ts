@@ -172,3 +172,18 @@ end
   );
   return script;
 }
+
+/**
+ * A ratio over alternated rounds: each round's own (`a[i] / b[i]`, measured seconds apart) and
+ * their median. A round's ratio leaves out what the shared host did to both sides, the median a
+ * round that another tenant disturbed. Best against best is biased against the steadier side:
+ * the best of several rounds grows with their spread.
+ */
+export function roundRatios(a: number[], b: number[]): { each: number[]; median: number } {
+  const each = a.map((value, i) => value / b[i]!);
+  return { each, median: [...each].sort((x, y) => x - y)[each.length >> 1]! };
+}
+
+/** A round ratio as the benches print it: each round's, then their median. */
+export const formatRatios = ({ each, median }: { each: number[]; median: number }) =>
+  `${each.map((r) => r.toFixed(2)).join(' ')}: median ${median.toFixed(2)}`;
