@@ -16,6 +16,7 @@ import type { DomainBus } from '../bus';
 import { decodeCursor, paginate } from '../cursor';
 import { invalid, notFound } from '../../errors';
 import type { Summarizer } from './summarizer';
+import { RecentMap } from '../recent-map';
 
 /** The longest one compaction may take (a slow model summarising many chunks). */
 const COMPACT_TIMEOUT_MS = 300_000;
@@ -37,15 +38,20 @@ export interface CompactResult {
 }
 
 /** Agents' conversations and their messages; the console's sign-ins are LoginSessionService. */
+/** Sessions whose size is followed in memory at most (ChatSessionService's #chars). */
+const SESSIONS_FOLLOWED = 10_000;
+
 export class ChatSessionService {
   /** One compaction per session at a time; a second request joins the running one. */
   readonly #compacting = new Map<string, Promise<CompactResult>>();
   /**
    * Characters of a session's uncompacted messages and summary, read once and then followed
-   * from message.created; forgotten when a compaction or a deletion touches the session.
-   * Summing them anew after every turn read each uncompacted message's whole text.
+   * from message.created; forgotten when a compaction or a deletion touches the session, and
+   * past the 10,000 sessions last used (a webhook sender may make a session per call; a
+   * forgotten one is read again). Summing them anew after every turn read each uncompacted
+   * message's whole text.
    */
-  readonly #chars = new Map<string, number>();
+  readonly #chars = new RecentMap<string, number>(SESSIONS_FOLLOWED);
 
   constructor(
     private readonly sessions: SessionRepository,
