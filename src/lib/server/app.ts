@@ -99,7 +99,8 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
   try {
     database = openDatabase(dbFile, options.migrationsDir ?? resolve('drizzle'), {
       synchronous: config.current.database.synchronous,
-      onCheckpointTrouble: (message) => logger.warn(message)
+      onCheckpointTrouble: (message) => logger.warn(message),
+      onAfterCommitError: (err) => logger.error({ err }, 'announcing a committed change failed')
     });
   } catch (err) {
     lock.release();

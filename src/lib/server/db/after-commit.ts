@@ -9,6 +9,13 @@ export class AfterCommit {
   #pending: (() => void)[] = [];
   #depth = 0;
 
+  /**
+   * @param report told of work that threw after its commit: the transaction's caller must not
+   *   see it as a failed transaction, since its rows are committed (by default the first such
+   *   error is thrown once all the work has run)
+   */
+  constructor(private readonly report?: (error: unknown) => void) {}
+
   /** Runs `work` once the open transaction commits, or now when none is open. */
   run(work: () => void): void {
     if (this.#depth === 0) work();
@@ -23,8 +30,7 @@ export class AfterCommit {
 
   /**
    * It ended: committed, or rolled back (what it queued is dropped). When the outermost one
-   * commits, the work runs; one that throws does not stop the rest, and the first error is
-   * thrown after them.
+   * commits, the work runs; one that throws does not stop the rest.
    */
   end(mark: number, committed: boolean): void {
     this.#depth--;
@@ -37,7 +43,8 @@ export class AfterCommit {
       try {
         run();
       } catch (error) {
-        failure ??= { error };
+        if (this.report) this.report(error);
+        else failure ??= { error };
       }
     }
     if (failure) throw failure.error;

@@ -182,5 +182,17 @@ describe('openDatabase', () => {
       })
     ).toThrow('listener');
     expect(ran).toEqual(['outside', 'a', 'inner, kept', 'b', 'after a throw']);
+    // Given a reporter (the app logs), such an error is reported instead: the rows are committed.
+    const reported: unknown[] = [];
+    const logged = openWhole('after-logged.db', { onAfterCommitError: (e) => reported.push(e) });
+    expect(
+      logged.db.transaction(() => {
+        logged.afterCommit.run(() => {
+          throw new Error('listener');
+        });
+        return 'committed';
+      })
+    ).toBe('committed');
+    expect(reported).toEqual([new Error('listener')]);
   });
 });

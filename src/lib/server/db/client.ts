@@ -28,6 +28,8 @@ export interface DatabaseOptions {
   synchronous?: 'normal' | 'full';
   /** Told when the checkpointer's checkpoints fail (the connection then runs its own) and recover. */
   onCheckpointTrouble?: (message: string) => void;
+  /** Told of work held for a commit (AfterCommit) that threw once the commit was made. */
+  onAfterCommitError?: (error: unknown) => void;
 }
 
 /** Opens the SQLite file (WAL, busy timeout, foreign keys) and applies pending migrations. */
@@ -46,7 +48,7 @@ export function openDatabase(
   // files they cost a write per page.
   sqlite.pragma('temp_store = MEMORY');
   const db = drizzle(reusingStatements(sqlite), { schema });
-  const afterCommit = new AfterCommit();
+  const afterCommit = new AfterCommit(options.onAfterCommitError);
   withCheapTransactions(db, sqlite, afterCommit);
   migrate(db, { migrationsFolder });
   const checkpointer = file === ':memory:' ? null : checkpointOnWorker(sqlite, file, options);
