@@ -346,7 +346,15 @@ export async function createApp(options: AppOptions = {}): Promise<BerthApp> {
       databaseHealth.stop();
       database.close();
       lock.release();
-      return Promise.resolve();
+      // The last lines (these steps' own) are written, in order, before the process exits; a
+      // stdout that takes none is given a second.
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 1_000);
+        logger.flush(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
     }
   };
   audit.record(SYSTEM_ACTOR, 'system.start', null, { configFile: config.file });

@@ -10,10 +10,12 @@ const BATCH_MS = 200;
 
 /**
  * JSON logs on stdout; secrets never reach them (headers and cookies are redacted). Lines are
- * written in batches of 16 KiB or every 200 ms, whichever comes first, and flushed when the
- * process exits: the access log writes one line per gateway request, and a write per line
- * cost about a quarter of a small RPC call's throughput. Up to 200 ms of lines are lost if the
- * process is killed outright (SIGKILL, out of memory); exits, crashes and SIGTERM flush them.
+ * written in batches of 16 KiB or every 200 ms, whichever comes first: the access log writes
+ * one line per gateway request, and a write per line cost about a quarter of a small RPC call's
+ * throughput. Berth's shutdown (SIGTERM, SIGINT) waits until they are all written, in order
+ * (`logger.flush`); any other exit (a crash) writes what waits at once, but a batch still on
+ * the thread pool then may land after it. Up to 200 ms of lines are lost if the process is
+ * killed outright (SIGKILL, out of memory).
  */
 export function createLogger(level = process.env.LOG_LEVEL ?? 'info'): Logger {
   // Before the writer's own exit hook, which flushes what it holds: ours hands it ours first.
@@ -45,8 +47,12 @@ export function createLogger(level = process.env.LOG_LEVEL ?? 'info'): Logger {
   );
 }
 
-/** SonicBoom sets `destroyed` once ended; its types leave it out. */
-type Sink = ReturnType<typeof pino.destination> & { destroyed?: boolean };
+/**
+ * SonicBoom sets `destroyed` once ended, and `_writing` while a write is on the thread pool (it
+ * emits `drain` when that and all it queued behind it are written); its types leave both out.
+ * The logger's test checks the order this gives.
+ */
+type Sink = ReturnType<typeof pino.destination> & { destroyed?: boolean; _writing?: boolean };
 
 /**
  * Gathers lines into one string per batch for pino's writer (SonicBoom), which writes it
@@ -79,10 +85,14 @@ class LineBatch {
     this.sink.write(text);
   }
 
-  /** pino's `logger.flush()`. */
+  /**
+   * pino's `logger.flush(cb)`: hands over what waits, and calls back once the writer has
+   * written everything (SonicBoom's own flush calls back at once when it does not batch).
+   */
   flush(cb?: (err?: Error) => void): void {
     this.drain();
-    if (this.sink) this.sink.flush(cb);
+    const sink = this.sink;
+    if (sink && !sink.destroyed && sink._writing) sink.once('drain', () => cb?.());
     else cb?.();
   }
 

@@ -13,7 +13,7 @@ function rawLines(level: string, body: string): string[] {
       const log = createLogger(${JSON.stringify(level)});
       const access = new AccessLog(log);
       ${body}
-      process.exit(0);
+      log.flush(() => process.exit(0));
     });`;
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
     encoding: 'utf8'
