@@ -40,9 +40,12 @@ function freeSubnet(): string {
     .split(/\s+/)
     .filter((cidr) => /^\d+\.\d+\.\d+\.\d+\/\d+$/.test(cidr))
     .map(range);
-  for (let third = 250; third > 0; third--) {
-    const [start, size] = range(`10.213.${third}.0/24`);
-    if (used.every(([s, n]) => s + n <= start || start + size <= s)) return `10.213.${third}`;
+  // From a random start, so two runs at once on one engine rarely pick the same one.
+  const start = Math.floor(Math.random() * 250);
+  for (let step = 0; step < 250; step++) {
+    const third = ((start + step) % 250) + 1;
+    const [first, size] = range(`10.213.${third}.0/24`);
+    if (used.every(([s, n]) => s + n <= first || first + size <= s)) return `10.213.${third}`;
   }
   throw new Error('no free /24 under 10.213/16 on this engine');
 }

@@ -10,16 +10,22 @@ export class AfterCommit {
   #depth = 0;
 
   /**
-   * @param report told of work that threw after its commit: the transaction's caller must not
-   *   see it as a failed transaction, since its rows are committed (by default the first such
-   *   error is thrown once all the work has run)
+   * @param report told of work that threw after its commit (or, outside a transaction, at
+   *   once): the caller must not see it as a failed write, since the rows are committed (by
+   *   default the first such error is thrown once all the work has run)
    */
   constructor(private readonly report?: (error: unknown) => void) {}
 
   /** Runs `work` once the open transaction commits, or now when none is open. */
   run(work: () => void): void {
-    if (this.#depth === 0) work();
-    else this.#pending.push(work);
+    if (this.#depth > 0) this.#pending.push(work);
+    else if (!this.report) work();
+    else
+      try {
+        work();
+      } catch (error) {
+        this.report(error);
+      }
   }
 
   /** A transaction (or a savepoint in one) begins; returns its mark for `end`. */

@@ -194,5 +194,10 @@ describe('openDatabase', () => {
       })
     ).toBe('committed');
     expect(reported).toEqual([new Error('listener')]);
+    // Outside a transaction too: the write it follows has committed.
+    logged.afterCommit.run(() => {
+      throw new Error('at once');
+    });
+    expect(reported).toEqual([new Error('listener'), new Error('at once')]);
   });
 });

@@ -270,6 +270,31 @@ describe('EventRepository.page (the Activity timeline)', () => {
     expect(before('ffffffff-ffff-7fff-bfff-ffffffffffff')).toEqual(olderThan('g'));
   });
 
+  it('pages events stored with a time off their id once each, in id order', () => {
+    const db = open(join(tempDir(), 'berth.db'));
+    const repo = new EventRepository(db.db);
+    const all = stored(repo, 60, Date.now() - 10_000);
+    // As older versions stored some: the time taken a millisecond after the id's.
+    db.sqlite
+      .prepare('update system_events set created_at = created_at + 1 where rowid % 3 = 0')
+      .run();
+    const seen: string[] = [];
+    let cursor: { at: number; id: string } | undefined;
+    for (let page = 0; page < 100; page++) {
+      const rows = repo.page({}, 4, cursor);
+      seen.push(...rows.map((r) => r.id));
+      if (rows.length < 4) break;
+      const last = rows[rows.length - 1]!;
+      cursor = { at: last.createdAt, id: last.id };
+    }
+    expect(seen).toEqual(
+      all
+        .map((e) => e.id)
+        .sort()
+        .reverse()
+    );
+  });
+
   it('reads a page back along the id index, never sorting the events it passes', () => {
     const db = open(join(tempDir(), 'berth.db'));
     const repo = new EventRepository(db.db);

@@ -310,9 +310,13 @@ export class EventRepository {
       bounds.values.push(id);
     };
     if (cursor) {
-      // Events of the cursor's millisecond before its id, and all earlier ones.
+      // After an event: below its id, the order's own key (exact for events stored before times
+      // came from ids too). After a turn: its time decides, and its id among the events of that
+      // millisecond.
+      const event = this.db.$client.prepare('select 1 from system_events where id = ?');
       const [from, to] = [uuidv7Floor(cursor.at), uuidv7Floor(cursor.at + 1)];
-      below(cursor.id < from ? from : cursor.id > to ? to : cursor.id);
+      if (event.get(cursor.id) !== undefined) below(cursor.id);
+      else below(cursor.id < from ? from : cursor.id > to ? to : cursor.id);
     }
     if (filter.until !== undefined) below(uuidv7Floor(filter.until));
     if (filter.since !== undefined) {

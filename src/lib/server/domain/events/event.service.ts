@@ -114,8 +114,8 @@ export class EventService {
     const record = toRecord(row);
     // Inside a webhook batch's transaction: announced, and beating, only once it commits.
     this.bus.afterCommit(() => {
-      this.bus.emit('event.changed', record);
       if (input.mode === 'now') this.#beatNow(input.agentName);
+      this.bus.emit('event.changed', record);
     });
     return record;
   }

@@ -37,10 +37,10 @@ export interface CompactResult {
   summary: string;
 }
 
-/** Agents' conversations and their messages; the console's sign-ins are LoginSessionService. */
 /** Sessions whose size is followed in memory at most (ChatSessionService's #chars). */
 const SESSIONS_FOLLOWED = 10_000;
 
+/** Agents' conversations and their messages; the console's sign-ins are LoginSessionService. */
 export class ChatSessionService {
   /** One compaction per session at a time; a second request joins the running one. */
   readonly #compacting = new Map<string, Promise<CompactResult>>();

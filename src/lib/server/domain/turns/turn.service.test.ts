@@ -88,6 +88,20 @@ describe('TurnService (real SQLite)', () => {
     expect((await d.turns.waitFor(kept, 5000)).state).toBe('completed');
     expect(seen.some((line) => line.endsWith(lost))).toBe(false);
     expect(d.database.sqlite.prepare('select count(*) n from turns').get()).toEqual({ n: 1 });
+    // A listener that throws once the turn is committed does not leave it unstarted (first,
+    // the runner settles: nothing else would start the turn).
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const off = d.bus.on('message.created', () => {
+      throw new Error('listener');
+    });
+    let thrown = '';
+    expect(() =>
+      d.database.db.transaction(() => {
+        thrown = enqueue('rest:thrown').turnId;
+      })
+    ).toThrow('listener');
+    off();
+    expect((await d.turns.waitFor(thrown, 3000)).state).toBe('completed');
   });
 
   it('refuses an unknown agent', () => {

@@ -138,6 +138,8 @@ export class TurnService {
     // run only once the transaction it may be part of (a webhook batch) commits.
     this.#addQueued(input.agentName, 1);
     this.bus.afterCommit(() => {
+      // First: a listener that throws below must not leave the committed turn unstarted.
+      this.kick(input.agentName);
       if (sessionCreated)
         this.bus.emit('session.changed', {
           sessionId,
@@ -154,7 +156,6 @@ export class TurnService {
         userId: input.userId ?? null
       });
       this.bus.emit('turn.changed', toRecord(turn));
-      this.kick(input.agentName);
     });
     return { turnId, sessionId, messageId };
   }
