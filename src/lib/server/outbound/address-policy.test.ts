@@ -13,6 +13,12 @@ describe('outbound address policy', () => {
     expect(blockedKind('fe80::1')).toBe('link-local');
     expect(blockedKind('fd12::1')).toBe('private (unique-local)');
     expect(blockedKind('0.0.0.0')).toBe('unspecified');
+    // The ranges the http skills' own list had (one list serves both now).
+    expect(blockedKind('198.18.0.1')).toBe('reserved (benchmarking)');
+    expect(blockedKind('192.0.0.8')).toBe('reserved (IETF protocol assignments)');
+    expect(blockedKind('64:ff9b::7f00:1')).toBe('NAT64 (an embedded IPv4 address)');
+    expect(blockedKind('2002:7f00:1::')).toBe('6to4 (an embedded IPv4 address)');
+    expect(blockedKind('localhost')).toBe('not an IP address');
   });
 
   it('lets public addresses through', () => {

@@ -1,10 +1,12 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Addresses an outbound request may not reach unless its entry says `allowPrivate: true`:
- * loopback, private (RFC 1918, unique-local), link-local (cloud metadata lives there),
- * carrier-grade NAT, "this network" and multicast. Checked on the address a name resolves to,
- * at connect time, so a name pointing at 127.0.0.1 is refused as the address itself is.
+ * Addresses Berth's own requests may not reach unless their entry says `allowPrivate: true`:
+ * an outbound webhook's delivery and an http skill's call share this one list. Loopback,
+ * private (RFC 1918, unique-local), link-local (cloud metadata lives there), carrier-grade NAT,
+ * "this network", reserved and multicast, and IPv6 forms that embed an IPv4 address (mapped,
+ * NAT64, 6to4). Checked on the address a name resolves to, at connect time, so a name pointing
+ * at 127.0.0.1 is refused as the address itself is.
  */
 const BLOCKED: [string, number, 'ipv4' | 'ipv6', string][] = [
   ['0.0.0.0', 8, 'ipv4', 'unspecified'],
@@ -13,11 +15,16 @@ const BLOCKED: [string, number, 'ipv4' | 'ipv6', string][] = [
   ['127.0.0.0', 8, 'ipv4', 'loopback'],
   ['169.254.0.0', 16, 'ipv4', 'link-local'],
   ['172.16.0.0', 12, 'ipv4', 'private'],
+  ['192.0.0.0', 24, 'ipv4', 'reserved (IETF protocol assignments)'],
   ['192.168.0.0', 16, 'ipv4', 'private'],
+  ['198.18.0.0', 15, 'ipv4', 'reserved (benchmarking)'],
   ['224.0.0.0', 4, 'ipv4', 'multicast'],
   ['240.0.0.0', 4, 'ipv4', 'reserved'],
   ['::', 128, 'ipv6', 'unspecified'],
   ['::1', 128, 'ipv6', 'loopback'],
+  // NAT64 and 6to4 embed IPv4 addresses, which may be private.
+  ['64:ff9b::', 96, 'ipv6', 'NAT64 (an embedded IPv4 address)'],
+  ['2002::', 16, 'ipv6', '6to4 (an embedded IPv4 address)'],
   ['fc00::', 7, 'ipv6', 'private (unique-local)'],
   ['fe80::', 10, 'ipv6', 'link-local'],
   ['ff00::', 8, 'ipv6', 'multicast']
@@ -40,3 +47,6 @@ export function blockedKind(address: string): string | null {
     if (entry.type === type && entry.list.check(plain, type)) return entry.kind;
   return null;
 }
+
+/** Whether `address` (an IP literal; anything else counts) is one only `allowPrivate` reaches. */
+export const isPrivateAddress = (address: string): boolean => blockedKind(address) !== null;

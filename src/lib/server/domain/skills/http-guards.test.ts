@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPrivateAddress } from './address-policy';
+import { isPrivateAddress } from '../../outbound/address-policy';
 import { renderBody, renderUrl } from './http-template';
 import { paramEnv, splitReference } from './container-runner';
 

@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { SkillDefinition } from '$lib/contracts/skills';
 import { pinnedRequest, ResponseTooLarge } from '../../outbound/pinned-request';
-import { isPrivateAddress } from './address-policy';
+import { isPrivateAddress } from '../../outbound/address-policy';
 import { renderBody, renderUrl } from './http-template';
 import { SkillFailure, type SkillResult, type SkillRunner } from './skill-runner';
 
