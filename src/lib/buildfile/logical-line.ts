@@ -4,6 +4,7 @@
  */
 
 import { isSpace } from './words.ts';
+import { lastAtOrBelow } from './sorted.ts';
 
 export interface SourceLine {
   start: number;
@@ -62,13 +63,7 @@ export class LogicalLine {
   /** The source offset of `text[i]`, or undefined past the end. */
   sourceOffset(i: number): number | undefined {
     if (i < 0 || i >= this.text.length) return undefined;
-    let lo = 0;
-    let hi = this.textStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.textStarts[mid]! <= i) lo = mid;
-      else hi = mid - 1;
-    }
-    return this.sourceStarts[lo]! + (i - this.textStarts[lo]!);
+    const piece = lastAtOrBelow(this.textStarts, i);
+    return this.sourceStarts[piece]! + (i - this.textStarts[piece]!);
   }
 }

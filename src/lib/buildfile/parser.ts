@@ -17,6 +17,7 @@ import {
   splitLines,
   type SourceLine
 } from './logical-line.ts';
+import { lastAtOrBelow } from './sorted.ts';
 import type {
   Directive,
   Flag,
@@ -409,14 +410,8 @@ class Parser {
   }
 
   private position(offset: number): { line: number; column: number } {
-    let lo = 0;
-    let hi = this.lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((this.lineStarts[mid] ?? 0) <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: offset - (this.lineStarts[lo] ?? 0) + 1 };
+    const line = lastAtOrBelow(this.lineStarts, offset);
+    return { line: line + 1, column: offset - (this.lineStarts[line] ?? 0) + 1 };
   }
 
   private range(from: number, to: number): Range {

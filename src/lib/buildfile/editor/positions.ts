@@ -4,6 +4,7 @@
  */
 
 import type { Fix, TextEdit } from '../lint/types.ts';
+import { lastAtOrBelow } from '../sorted.ts';
 
 export class LineIndex {
   /** Offset of the first character of each line. */
@@ -29,14 +30,8 @@ export class LineIndex {
 
   /** The 1-based line and column of an offset. */
   position(offset: number): { line: number; column: number } {
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: offset - this.starts[lo]! + 1 };
+    const line = lastAtOrBelow(this.starts, offset);
+    return { line: line + 1, column: offset - this.starts[line]! + 1 };
   }
 
   lineText(line: number): string {

@@ -304,30 +304,28 @@ export class EventRepository {
    * would leave every event of the agent to sort.
    */
   page(filter: EventFilter, limit: number, cursor?: { at: number; id: string }): EventRow[] {
-    const bounds: { clause: string; values: unknown[] } = { clause: 'true', values: [] };
-    const below = (id: string) => {
-      bounds.clause += ' and id < ?';
-      bounds.values.push(id);
+    const clauses: string[] = [];
+    const values: unknown[] = [];
+    const add = (clause: string, value: unknown) => {
+      clauses.push(clause);
+      values.push(value);
     };
     if (cursor) {
       // After an event: below its id, the order's own key (exact for events stored before times
       // came from ids too). After a turn: its time decides, and its id among the events of that
       // millisecond.
       const event = this.db.$client.prepare('select 1 from system_events where id = ?');
-      const [from, to] = [uuidv7Floor(cursor.at), uuidv7Floor(cursor.at + 1)];
-      if (event.get(cursor.id) !== undefined) below(cursor.id);
-      else below(cursor.id < from ? from : cursor.id > to ? to : cursor.id);
+      if (event.get(cursor.id) !== undefined) add('id < ?', cursor.id);
+      else {
+        const [from, to] = [uuidv7Floor(cursor.at), uuidv7Floor(cursor.at + 1)];
+        add('id < ?', cursor.id < from ? from : cursor.id > to ? to : cursor.id);
+      }
     }
-    if (filter.until !== undefined) below(uuidv7Floor(filter.until));
-    if (filter.since !== undefined) {
-      bounds.clause += ' and id >= ?';
-      bounds.values.push(uuidv7Floor(filter.since));
-    }
+    if (filter.until !== undefined) add('id < ?', uuidv7Floor(filter.until));
+    if (filter.since !== undefined) add('id >= ?', uuidv7Floor(filter.since));
     const { agentName, ...rest } = filter;
-    if (agentName !== undefined) {
-      bounds.clause += ' and +agent_name = ?';
-      bounds.values.push(agentName);
-    }
+    if (agentName !== undefined) add('+agent_name = ?', agentName);
+    const bounds = clauses.length ? { clause: clauses.join(' and '), values } : undefined;
     return this.#page(rest, bounds, 'id desc', limit).map(fromRaw);
   }
 
